@@ -1,0 +1,76 @@
+/** Reads a request body as raw bytes under a hard limit, then parses it into a payload. */
+import type { IncomingMessage } from 'node:http';
+import getRawBody from 'raw-body';
+import type { JsonObject } from './template.js';
+
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super('Payload too large');
+  }
+}
+
+/**
+ * The raw bytes of a body, never more than `limit` of them: a Content-Length over the limit is
+ * refused before reading, and a chunked body is counted as it streams and cut at the limit.
+ */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined && length > limit) throw new BodyTooLargeError();
+  try {
+    return await getRawBody(req, { limit, length });
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') throw new BodyTooLargeError();
+    throw error;
+  }
+}
+
+/** Why a body could not become a payload; `status` is 400 or 415. */
+export class BadBodyError extends Error {
+  readonly status: 400 | 415;
+
+  constructor(status: 400 | 415, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+/** Parses JSON text into an object, or explains what is wrong in one line. */
+function parseJsonObject(text: string): JsonObject {
+  if (text.trim() === '') throw new BadBodyError(400, 'Empty body: expected a JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BadBodyError(400, `Invalid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new BadBodyError(400, `Payload must be a JSON object, got ${kind}`);
+  }
+  return value as JsonObject;
+}
+
+/**
+ * Turns raw bytes into a payload according to the content type: `application/json` (any
+ * charset; none given is taken as JSON) or the forge's form encoding (`payload=<json>`).
+ */
+export function parsePayload(contentType: string | undefined, raw: Buffer): JsonObject {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  // Bytes that are not valid UTF-8 still verified as sent; decode them leniently here.
+  const text = decoder.decode(raw);
+  if (mediaType === '' || mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
+    return parseJsonObject(text);
+  }
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    const payload = new URLSearchParams(text).get('payload');
+    if (payload === null) throw new BadBodyError(400, 'Form body has no "payload" field');
+    return parseJsonObject(payload);
+  }
+  throw new BadBodyError(
+    415,
+    `Unsupported content type "${mediaType}": send application/json or application/x-www-form-urlencoded`,
+  );
+}

@@ -1,0 +1,21 @@
+/** What core itself taps: the routing rules on `filter`, and the `log` target. */
+import { definePlugin } from './plugin.js';
+import { routeIgnoreReason } from './route-filter.js';
+
+export const CORE_PLUGIN_NAME = '@webhook-gateway/core';
+
+export const corePlugin = definePlugin({
+  name: CORE_PLUGIN_NAME,
+  setup({ hooks }) {
+    hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
+      const reason = routeIgnoreReason(request.routeConfig, request.event, request.action, request.payload);
+      return Promise.resolve(reason ? { reason } : undefined);
+    });
+
+    // The answer goes to the gateway log, even when it is empty or SKIP.
+    hooks.deliver.for('log').tapPromise(CORE_PLUGIN_NAME, (request) => {
+      request.log.info({ target: 'log', answer: request.answer }, 'agent answer');
+      return Promise.resolve();
+    });
+  },
+});

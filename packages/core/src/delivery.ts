@@ -1,0 +1,104 @@
+/** A delivery as the journal keeps it, from acceptance to its final status. */
+import type { JsonObject } from './template.js';
+
+export type DeliveryStatus = 'queued' | 'running' | 'delivered' | 'failed';
+
+/** What the receiver knows when it accepts a delivery. */
+export interface NewDelivery {
+  route: string;
+  event: string;
+  /** The payload's `action` (forge) or `object_attributes.action` (altforge), when present. */
+  action: string | null;
+  /** The sender's delivery id (headers of DESIGN §4.3), unique per route within the window. */
+  deliveryId: string;
+  receivedAt: number;
+  payload: JsonObject;
+  /** The headers worth keeping (event, delivery id, user agent); never a token. */
+  headers: Record<string, string>;
+  /** Deliveries sharing this key (same route, repository and pull/merge request) run one at a time. */
+  orderKey: string | null;
+  maxAttempts: number;
+}
+
+/** One tool call an agent made. */
+export interface ToolCallRecord {
+  tool: string;
+  command: string;
+  exitCode: number | null;
+  durationMs: number;
+}
+
+/** What an agent run cost and did. */
+export interface AgentAccounting {
+  runner: string;
+  model?: string;
+  turns?: number;
+  toolCalls?: ToolCallRecord[];
+  usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
+}
+
+/** One try at running and delivering. */
+export interface AttemptRecord {
+  attempt: number;
+  startedAt: number;
+  finishedAt: number | null;
+  error: string | null;
+}
+
+/** A journal row. `id` is the journal's own id; `deliveryId` is the sender's. */
+export interface DeliveryRecord extends NewDelivery {
+  id: string;
+  /** Order of arrival, increasing. */
+  seq: number;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When a queued delivery may run next (retry backoff), ms since epoch. */
+  nextAttemptAt: number;
+  prompt: string | null;
+  answer: string | null;
+  lastError: string | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  attemptLog: AttemptRecord[];
+  agent: AgentAccounting | null;
+}
+
+/** The payload's action, for filters and listings. */
+export function payloadAction(payload: JsonObject): string | null {
+  if (typeof payload.action === 'string') return payload.action;
+  const attributes = payload.object_attributes;
+  if (attributes && typeof attributes === 'object' && !Array.isArray(attributes)) {
+    const action = (attributes as JsonObject).action;
+    if (typeof action === 'string') return action;
+  }
+  return null;
+}
+
+/**
+ * The ordering key of a delivery about a pull or merge request: route, repository and number.
+ * Null for events not about one (push, ping), which need no ordering.
+ */
+export function orderKeyOf(route: string, payload: JsonObject): string | null {
+  const object = (value: unknown): JsonObject | undefined =>
+    value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  const repository = object(payload.repository);
+  const project = object(payload.project);
+  const repo =
+    (typeof repository?.full_name === 'string' && repository.full_name) ||
+    (typeof project?.path_with_namespace === 'string' && project.path_with_namespace) ||
+    null;
+  if (!repo) return null;
+  const pullRequest = object(payload.pull_request);
+  const issue = object(payload.issue);
+  const mergeRequest = object(payload.merge_request);
+  const attributes = object(payload.object_attributes);
+  const kind = typeof payload.object_kind === 'string' ? payload.object_kind : undefined;
+  const number =
+    pullRequest?.number ??
+    (issue?.pull_request ? issue.number : undefined) ??
+    mergeRequest?.iid ??
+    (kind === 'merge_request' ? attributes?.iid : undefined) ??
+    (pullRequest ? payload.number : undefined);
+  if (typeof number !== 'number' && typeof number !== 'string') return null;
+  return `${route}|${repo}|${String(number)}`;
+}

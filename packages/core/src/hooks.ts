@@ -1,0 +1,99 @@
+/**
+ * Every extension point of the gateway, declared in one frozen object (as webpack's Compiler
+ * does). The hook class says the control flow; plugins tap by their package name.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap } from 'tapable';
+import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
+import type { AgentAccounting, DeliveryRecord } from './delivery.js';
+import type { Logger } from './logger.js';
+import type { JsonObject } from './template.js';
+
+/** A request as an auth scheme sees it: the raw bytes, never a re-serialised body. */
+export interface AuthRequest {
+  route: string;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  /** The secrets that verify this route: its own, else the global one (several while rotating). */
+  secrets: readonly string[];
+}
+
+/** A scheme's verdict on a request that carried its headers. */
+export type AuthVerdict = { ok: true; scheme: string } | { ok: false; scheme: string; reason: string };
+
+/** What a filter looks at once the payload is parsed and authenticated. */
+export interface FilterRequest {
+  route: string;
+  routeConfig: RouteConfig;
+  event: string;
+  action: string | null;
+  payload: JsonObject;
+}
+
+/** Why a delivery is ignored: `events`, `actions`, `filters` or a plugin's own word. */
+export interface FilterVerdict {
+  reason: string;
+}
+
+/** The context a prompt is rendered in. */
+export interface RenderContext {
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  agent: AgentConfig;
+  log: Logger;
+}
+
+/** Everything a runner needs to turn a prompt into an answer. */
+export interface RunRequest {
+  prompt: string;
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  /** The global agent block with the route's overrides applied. */
+  agent: AgentConfig;
+  /** Gateway home: runners keep per-delivery work directories under it. */
+  home: string;
+  log: Logger;
+  /** Aborted when the gateway stops or the run times out. */
+  signal: AbortSignal;
+}
+
+export interface RunResult {
+  answer: string;
+  accounting?: AgentAccounting;
+}
+
+/** An answer on its way to a target. Throw to fail: the worker retries. */
+export interface DeliverRequest {
+  answer: string;
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  /** `deliver_extra` with its templates rendered against the payload. */
+  extra: Record<string, unknown>;
+  config: GatewayConfig;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+export interface GatewayHooks {
+  /** Each auth scheme checks a request carrying its headers; `undefined` means "not mine". */
+  readonly authenticate: AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>;
+  /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
+  readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
+  /** Prompt text in, prompt text out (skills, framing). */
+  readonly render: AsyncSeriesWaterfallHook<[string, RenderContext]>;
+  /** The agent runner named by `agent.runner` answers; the others return `undefined`. */
+  readonly run: AsyncSeriesBailHook<[RunRequest], RunResult | undefined>;
+  /** One hook per target name (`log`, `forge_comment`, `messenger_a`, …): sends the answer. */
+  readonly deliver: HookMap<AsyncSeriesHook<[DeliverRequest]>>;
+}
+
+/** Creates the hooks of one gateway. */
+export function createHooks(): GatewayHooks {
+  return Object.freeze({
+    authenticate: new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
+    filter: new AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>(['request']),
+    render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
+    run: new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),
+    deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
+  });
+}

@@ -1,0 +1,69 @@
+/** pino logging: JSON lines in `<home>/logs/gateway.log`, pretty on a TTY as well. */
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import pretty from 'pino-pretty';
+
+export type Logger = pino.Logger;
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+/** Keys whose values are secrets wherever they appear in a log object. */
+const REDACT = [
+  'secret',
+  'token',
+  'auth_token',
+  'api_key',
+  '*.secret',
+  '*.token',
+  '*.auth_token',
+  '*.api_key',
+  'headers["x-forge-signature-256"]',
+  'headers["x-hub-signature-256"]',
+  'headers["x-altforge-token"]',
+  'headers["x-gitlab-token"]',
+  'headers.authorization',
+];
+
+export interface GatewayLogger {
+  log: Logger;
+  /** Writes out what is buffered; call before exit. */
+  flush(): void;
+}
+
+/**
+ * The gateway's logger. The file always gets JSON; a TTY also gets readable lines, and a non-TTY
+ * stdout is left to the startup line and command output.
+ */
+export function createLogger(options: { home: string; level: LogLevel; tty?: boolean }): GatewayLogger {
+  const dir = path.join(options.home, 'logs');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = pino.destination({ dest: path.join(dir, 'gateway.log'), sync: false, mkdir: true });
+  const streams: pino.StreamEntry[] = [{ level: options.level === 'silent' ? 'fatal' : options.level, stream: file }];
+  if (options.tty ?? process.stdout.isTTY) {
+    streams.push({ level: options.level === 'silent' ? 'fatal' : options.level, stream: pretty({ destination: 1, sync: true }) });
+  }
+  const log = pino(
+    { level: options.level, redact: { paths: REDACT, censor: '****' }, base: { pid: process.pid } },
+    pino.multistream(streams),
+  );
+  return {
+    log,
+    flush: () => {
+      try {
+        file.flushSync();
+      } catch {
+        // not ready yet (nothing written): nothing to flush
+      }
+    },
+  };
+}
+
+/** A logger that drops everything, for tests and commands that do not log. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
+
+/** Shows at most the last four characters of a secret. */
+export function maskSecret(secret: string): string {
+  return secret.length <= 8 ? '****' : `****${secret.slice(-4)}`;
+}

@@ -1,0 +1,187 @@
+/**
+ * The Koa receiver: the checks of DESIGN §4.2 in their order, each with its status and body.
+ * Nothing slow runs here: an accepted delivery is journaled and handed to the worker pool.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { BadBodyError, BodyTooLargeError, parsePayload, readRawBody } from './body.js';
+import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
+import { errorMessage } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
+import { deliveryIdOf, eventTypeOf, keptHeaders } from './headers.js';
+import type { Logger } from './logger.js';
+import type { RateLimiter } from './rate-limit.js';
+import { routeSecrets, type RouteResolver } from './routes.js';
+import type { Store } from './store.js';
+
+export interface ReceiverOptions {
+  hooks: GatewayHooks;
+  config: () => GatewayConfig;
+  resolveRoute: RouteResolver;
+  store: Store;
+  rateLimiter: RateLimiter;
+  /** Called with each journaled delivery. */
+  onAccepted: (record: DeliveryRecord) => void;
+  log: Logger;
+}
+
+/** The outcome of one webhook request, for logs and metrics. */
+export type RequestOutcome =
+  | 'accepted'
+  | 'ignored'
+  | 'duplicate'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'too_large'
+  | 'bad_request'
+  | 'unsupported_type'
+  | 'unknown_route'
+  | 'error';
+
+function reply(ctx: Koa.Context, status: number, body: Record<string, unknown>): void {
+  ctx.status = status;
+  ctx.body = body;
+}
+
+/** Answers without reading the body: close the connection rather than drain an unread upload. */
+function replyUnread(ctx: Koa.Context, status: number, body: Record<string, unknown>): void {
+  reply(ctx, status, body);
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
+}
+
+export function createReceiver(options: ReceiverOptions): Koa {
+  const { hooks, store, log } = options;
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      log.error({ err: errorMessage(error), path: ctx.path }, 'request failed');
+      reply(ctx, 500, { error: 'Internal error' });
+    }
+    if (ctx.status === 404 && ctx.body === undefined) replyUnread(ctx, 404, { error: 'Not found' });
+  });
+
+  router.get('/health', (ctx) => {
+    reply(ctx, 200, { status: 'ok', platform: 'webhook' });
+  });
+
+  router.post('/webhooks/:route', async (ctx) => {
+    const outcome = await handleWebhook(ctx, ctx.params.route ?? '');
+    ctx.state.outcome = outcome;
+  });
+
+  router.all('/webhooks/:route', (ctx) => {
+    ctx.set('Allow', 'POST');
+    replyUnread(ctx, 405, { error: 'Method not allowed' });
+  });
+
+  async function handleWebhook(ctx: Koa.Context, name: string): Promise<RequestOutcome> {
+    const config = options.config();
+    const settings = config.platforms.webhook.extra;
+
+    // 1. route
+    const route = await options.resolveRoute(name);
+    if (!route) {
+      replyUnread(ctx, 404, { error: 'Unknown route' });
+      return 'unknown_route';
+    }
+
+    // 2. size: refused from Content-Length, or counted while streaming; never buffered past it
+    let rawBody: Buffer;
+    try {
+      rawBody = await readRawBody(ctx.req, settings.max_body_bytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        replyUnread(ctx, 413, { error: 'Payload too large' });
+        return 'too_large';
+      }
+      replyUnread(ctx, 400, { error: `Could not read the body: ${errorMessage(error)}` });
+      return 'bad_request';
+    }
+
+    // 3. authentication, over the raw bytes
+    const secrets = routeSecrets(route, config);
+    if (!secrets.includes(INSECURE_NO_AUTH)) {
+      const verdict = await hooks.authenticate.promise({ route: name, headers: ctx.req.headers, rawBody, secrets });
+      if (!verdict?.ok) {
+        log.debug({ route: name, reason: verdict ? verdict.reason : 'no signature or token header' }, 'unauthorized');
+        reply(ctx, 401, { error: 'Invalid signature' });
+        return 'unauthorized';
+      }
+    }
+
+    // 4. rate limit, per route, rolling minute
+    const now = Date.now();
+    const limit = await options.rateLimiter.hit(name, settings.rate_limit, now);
+    if (!limit.allowed) {
+      ctx.set('Retry-After', String(limit.retryAfterS));
+      reply(ctx, 429, { error: 'Rate limit exceeded' });
+      return 'rate_limited';
+    }
+
+    // 5. a JSON object (or the forge's form encoding of one)
+    let payload;
+    try {
+      payload = parsePayload(ctx.get('content-type') || undefined, rawBody);
+    } catch (error) {
+      if (error instanceof BadBodyError) {
+        reply(ctx, error.status, { error: error.message });
+        return error.status === 415 ? 'unsupported_type' : 'bad_request';
+      }
+      throw error;
+    }
+
+    // 6. events, actions, filters
+    const event = eventTypeOf(ctx.req.headers, payload);
+    const action = payloadAction(payload);
+    const deliveryId = deliveryIdOf(ctx.req.headers, now);
+    const ignored = await hooks.filter.promise({ route: name, routeConfig: route, event, action, payload });
+    if (ignored) {
+      log.debug({ route: name, delivery_id: deliveryId, event, action, reason: ignored.reason }, 'ignored');
+      reply(ctx, 200, ignored.reason === 'event' ? { status: 'ignored', event } : { status: 'ignored', event, reason: ignored.reason });
+      return 'ignored';
+    }
+
+    // 7–8. de-duplicate and journal, in one step; 202 only once committed
+    let result;
+    try {
+      result = await store.accept(
+        {
+          route: name,
+          event,
+          action,
+          deliveryId,
+          receivedAt: now,
+          payload,
+          headers: keptHeaders(ctx.req.headers),
+          orderKey: orderKeyOf(name, payload),
+          maxAttempts: route.max_attempts ?? settings.max_attempts,
+        },
+        settings.dedupe_window_s * 1000,
+      );
+    } catch (error) {
+      log.error({ route: name, delivery_id: deliveryId, err: errorMessage(error) }, 'could not journal the delivery');
+      reply(ctx, 503, { error: 'Could not journal the delivery; retry later' });
+      return 'error';
+    }
+    if (!result.accepted) {
+      log.info({ route: name, delivery_id: deliveryId, event }, 'duplicate');
+      reply(ctx, 200, { status: 'duplicate', delivery_id: deliveryId });
+      return 'duplicate';
+    }
+    log.info({ route: name, delivery_id: deliveryId, event, action }, 'accepted');
+    options.onAccepted(result.record);
+    reply(ctx, 202, { status: 'accepted', route: name, event, delivery_id: deliveryId });
+    return 'accepted';
+  }
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

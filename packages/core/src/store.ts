@@ -1,0 +1,74 @@
+/**
+ * Where accepted deliveries, idempotency keys and dynamic subscriptions live. The embedded
+ * default is SQLite (`@webhook-gateway/store-sqlite`); `MemoryStore` serves tests.
+ */
+import type {
+  AgentAccounting,
+  DeliveryRecord,
+  DeliveryStatus,
+  NewDelivery,
+} from './delivery.js';
+
+export type AcceptResult =
+  | { accepted: true; record: DeliveryRecord }
+  | { accepted: false; reason: 'duplicate' };
+
+export interface DeliveryFilter {
+  route?: string;
+  status?: DeliveryStatus;
+  limit?: number;
+}
+
+/** A route added at run time with `webhook subscribe` (DESIGN §9). */
+export interface Subscription {
+  name: string;
+  description: string | null;
+  events: string[];
+  prompt: string | null;
+  deliver: string;
+  deliverChatId: string | null;
+  skills: string[];
+  /** The secret the subscription verifies with; never printed after creation. */
+  secret: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The contract every store meets. Every method that changes state resolves once durable. */
+export interface Store {
+  readonly kind: string;
+  /**
+   * Journals a delivery unless its (route, delivery id) was accepted within `windowMs` and has not
+   * been released by a final failure. Resolves after the row is committed.
+   */
+  accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult>;
+  /** Puts rows left `running` by a crash back to `queued`; returns how many. */
+  recover(): Promise<number>;
+  /** Queued deliveries in order of arrival, at most `limit`, starting after `afterSeq`. */
+  queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]>;
+  get(id: string): Promise<DeliveryRecord | undefined>;
+  list(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  /** Marks a delivery running and counts the attempt; returns the updated row. */
+  markRunning(id: string, now: number): Promise<DeliveryRecord | undefined>;
+  /** Keeps what an attempt produced so far (prompt, answer, accounting) without ending it. */
+  saveProgress(
+    id: string,
+    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
+  ): Promise<void>;
+  /** Records a failed attempt and queues the delivery again for `nextAttemptAt`. */
+  markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void>;
+  markDelivered(id: string, now: number): Promise<void>;
+  /** Records the final failure and releases the idempotency key so a redelivery runs again. */
+  markFailed(id: string, error: string, now: number): Promise<void>;
+  /** Queues a delivery again (any status): a fresh set of attempts. */
+  replay(id: string, now: number): Promise<DeliveryRecord | undefined>;
+  /** Drops journal rows finished before `olderThan` and expired idempotency keys. */
+  prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }>;
+
+  listSubscriptions(): Promise<Subscription[]>;
+  getSubscription(name: string): Promise<Subscription | undefined>;
+  putSubscription(subscription: Subscription): Promise<void>;
+  removeSubscription(name: string): Promise<boolean>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+
+const payload = {
+  number: 42,
+  draft: false,
+  merged_by: null,
+  pull_request: { title: 'Fix {number} parsing', labels: [{ name: 'bug' }], user: { login: 'octo' } },
+  'dotted-key_1': 'ok',
+};
+
+describe('renderTemplate', () => {
+  it('replaces top-level and nested paths', () => {
+    expect(renderTemplate('PR #{number} by {pull_request.user.login}', payload)).toBe('PR #42 by octo');
+  });
+
+  it('writes numbers, booleans and null as JSON text', () => {
+    expect(renderTemplate('{number} {draft} {merged_by}', payload)).toBe('42 false null');
+  });
+
+  it('writes objects and arrays as 2-space JSON', () => {
+    expect(renderTemplate('{pull_request.labels}', payload)).toBe('[\n  {\n    "name": "bug"\n  }\n]');
+  });
+
+  it('keeps a path that does not exist as written', () => {
+    expect(renderTemplate('{missing.path} and {number.deeper}', payload)).toBe(
+      '{missing.path} and {number.deeper}',
+    );
+  });
+
+  it('never expands placeholders inside substituted text', () => {
+    expect(renderTemplate('{pull_request.title}', payload)).toBe('Fix {number} parsing');
+  });
+
+  it('treats nothing but {path} as syntax', () => {
+    expect(renderTemplate('{{number}} { number } {} $number {a b}', payload)).toBe(
+      '{42} { number } {} $number {a b}',
+    );
+  });
+
+  it('follows array indices and keys with dashes and underscores', () => {
+    expect(renderTemplate('{pull_request.labels.0.name} {dotted-key_1}', payload)).toBe('bug ok');
+  });
+
+  it('never reaches outside the payload through prototype keys', () => {
+    expect(renderTemplate('{constructor} {__proto__} {pull_request.labels.length}', payload)).toBe(
+      '{constructor} {__proto__} {pull_request.labels.length}',
+    );
+  });
+});
+
+describe('renderDefaultPrompt', () => {
+  it('gives the event, the route and the payload as indented JSON', () => {
+    const prompt = renderDefaultPrompt('reviews', 'pull_request', { number: 1 });
+    expect(prompt).toContain('"pull_request"');
+    expect(prompt).toContain('"reviews"');
+    expect(prompt).toContain('{\n  "number": 1\n}');
+  });
+});
+
+describe('renderDeliverExtra', () => {
+  it('renders string values and keeps the others', () => {
+    expect(renderDeliverExtra({ pr_number: '{number}', keep: 3 }, payload)).toEqual({
+      pr_number: '42',
+      keep: 3,
+    });
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The prompt template of DESIGN §6: `{a.b.c}` is replaced by the payload value at that path.
+ * Nothing else is syntax, and substituted text is never scanned again.
+ */
+
+/** A placeholder: braces around a dotted path of `[A-Za-z0-9_.-]+`. */
+const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
+
+/** A JSON object as it arrives in a payload. */
+export type JsonObject = { [key: string]: unknown };
+
+const MISSING = Symbol('missing');
+
+/**
+ * Looks up a dotted path in a payload. Only own properties and array indices are followed, so a
+ * path can never reach outside the payload (no `__proto__`, `constructor`, array `length`).
+ */
+export function lookupPath(payload: unknown, path: string): unknown {
+  let current: unknown = payload;
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object') return MISSING;
+    if (Array.isArray(current) && !/^(0|[1-9][0-9]*)$/.test(segment)) return MISSING;
+    if (!Object.prototype.hasOwnProperty.call(current, segment)) return MISSING;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+/** True when `lookupPath` found nothing at the path. */
+export function isMissing(value: unknown): boolean {
+  return value === MISSING;
+}
+
+/** Strings as they are; numbers, booleans and null as JSON; objects and arrays as 2-space JSON. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return 'null';
+  if (typeof value === 'object' && value !== null) return safeStringify(value, 2);
+  return safeStringify(value, 0);
+}
+
+/** JSON.stringify that never throws (a payload nested too deeply for the stack, a BigInt). */
+export function safeStringify(value: unknown, indent: number): string {
+  try {
+    return JSON.stringify(value, null, indent) ?? 'null';
+  } catch (error) {
+    return `[unprintable: ${error instanceof Error ? error.message : String(error)}]`;
+  }
+}
+
+/**
+ * Renders a template against a payload.
+ *
+ * @example renderTemplate('PR #{number}: {pull_request.title}', payload) // 'PR #42: Fix it'
+ */
+export function renderTemplate(template: string, payload: unknown): string {
+  // One pass of String.replace: the replacement text is never scanned for placeholders again.
+  return template.replace(PLACEHOLDER, (whole, path: string) => {
+    const value = lookupPath(payload, path);
+    return isMissing(value) ? whole : formatValue(value);
+  });
+}
+
+/** The prompt a route without `prompt` gets: the event, the route and the payload as JSON. */
+export function renderDefaultPrompt(route: string, event: string, payload: unknown): string {
+  return [
+    `Webhook event "${event}" received on route "${route}".`,
+    '',
+    'Payload:',
+    '```json',
+    safeStringify(payload, 2),
+    '```',
+  ].join('\n');
+}
+
+/** Renders every string value of `deliver_extra` against the payload; other values pass as they are. */
+export function renderDeliverExtra(
+  extra: Record<string, unknown>,
+  payload: unknown,
+): Record<string, unknown> {
+  const rendered: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extra)) {
+    rendered[key] = typeof value === 'string' ? renderTemplate(value, payload) : value;
+  }
+  return rendered;
+}

@@ -1,0 +1,300 @@
+/**
+ * Runs accepted deliveries in the background: render → run → deliver, with a global limit, a
+ * per-route limit, one-at-a-time per pull/merge request in order of arrival, and retries with
+ * exponential backoff and jitter. The store is the truth; this keeps only light handles.
+ */
+import { agentForRoute, type GatewayConfig, type RouteConfig } from './config/schema.js';
+import type { DeliveryRecord } from './delivery.js';
+import { errorMessage } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store.js';
+import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+
+/** What the pool remembers of a queued delivery. */
+interface QueuedItem {
+  id: string;
+  seq: number;
+  route: string;
+  orderKey: string | null;
+  nextAttemptAt: number;
+}
+
+interface RunningItem {
+  route: string;
+  orderKey: string | null;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export interface WorkerPoolOptions {
+  store: Store;
+  hooks: GatewayHooks;
+  /** Read on every run, so a reloaded config applies to the next delivery. */
+  config: () => GatewayConfig;
+  /** The route a delivery belongs to: static or dynamic; undefined when it is gone. */
+  resolveRoute: (name: string) => Promise<RouteConfig | undefined>;
+  home: string;
+  log: Logger;
+  /** How often to look for deliveries queued by another process (`deliveries replay`). */
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+/** The delay before attempt `attempt + 1`: exponential, capped at 10 minutes, with jitter. */
+export function backoffDelay(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  const exponential = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
+  return Math.round(exponential * (0.5 + random() * 0.5));
+}
+
+/** Rejects after `ms` with a timeout error, unless the promise settles first. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string, abort: AbortController): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`${what} timed out after ${ms / 1000} s`);
+      abort.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class WorkerPool {
+  /** Sorted by seq (order of arrival). */
+  private readonly queue: QueuedItem[] = [];
+  private readonly known = new Set<string>();
+  private readonly running = new Map<string, RunningItem>();
+  private readonly runningPerRoute = new Map<string, number>();
+  private readonly busyOrderKeys = new Set<string>();
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeAt = Infinity;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private pollCursor = 0;
+  private polling = false;
+  private dispatchScheduled = false;
+  private stopping = false;
+  private readonly random: () => number;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Puts crashed runs back in the queue, loads every queued delivery and starts polling. */
+  async start(): Promise<void> {
+    const recovered = await this.options.store.recover();
+    if (recovered > 0) this.options.log.warn({ recovered }, 'requeued deliveries interrupted by a stop');
+    await this.poll();
+    const interval = this.options.pollIntervalMs ?? 1000;
+    this.pollTimer = setInterval(() => void this.poll(), interval);
+    this.pollTimer.unref();
+  }
+
+  /** Queues a delivery the receiver just journaled. */
+  enqueue(record: DeliveryRecord): void {
+    this.add(record);
+    this.scheduleDispatch();
+  }
+
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops taking work and waits up to `timeoutMs` for running deliveries. Whatever is still
+   * running then is aborted and left `running` in the journal, to be requeued at the next start.
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.wakeTimer);
+    const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.options.log.warn({ running: this.running.size }, 'stop timed out; interrupted runs will be requeued at the next start');
+      for (const item of this.running.values()) item.abort.abort(new Error('gateway stopping'));
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    }
+  }
+
+  /** Picks up queued rows this process has not seen (replays from the CLI, a crash's leftovers). */
+  private async poll(): Promise<void> {
+    if (this.polling || this.stopping) return;
+    this.polling = true;
+    try {
+      for (;;) {
+        const rows = await this.options.store.queued(this.pollCursor, 1000);
+        for (const row of rows) {
+          this.pollCursor = Math.max(this.pollCursor, row.seq);
+          if (!this.known.has(row.id)) this.add(row);
+        }
+        if (rows.length < 1000) break;
+      }
+      this.scheduleDispatch();
+    } catch (error) {
+      this.options.log.error({ err: errorMessage(error) }, 'could not read queued deliveries');
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private add(record: Pick<DeliveryRecord, 'id' | 'seq' | 'route' | 'orderKey' | 'nextAttemptAt'>): void {
+    if (this.known.has(record.id)) return;
+    this.known.add(record.id);
+    const item: QueuedItem = {
+      id: record.id,
+      seq: record.seq,
+      route: record.route,
+      orderKey: record.orderKey,
+      nextAttemptAt: record.nextAttemptAt,
+    };
+    // Nearly always an append; a retry or replay of an older row goes back to its place.
+    let index = this.queue.length;
+    while (index > 0 && (this.queue[index - 1]?.seq ?? 0) > item.seq) index--;
+    this.queue.splice(index, 0, item);
+  }
+
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled || this.stopping) return;
+    this.dispatchScheduled = true;
+    setImmediate(() => {
+      this.dispatchScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    if (this.stopping) return;
+    const config = this.options.config();
+    const settings = config.platforms.webhook.extra;
+    const now = Date.now();
+    const blocked = new Set(this.busyOrderKeys);
+    let nextWake = Infinity;
+    for (let i = 0; i < this.queue.length && this.running.size < settings.concurrency; i++) {
+      const item = this.queue[i];
+      if (!item) break;
+      if (item.orderKey !== null) {
+        // An earlier delivery about the same pull request, running or waiting, goes first.
+        if (blocked.has(item.orderKey)) continue;
+        blocked.add(item.orderKey);
+      }
+      if (item.nextAttemptAt > now) {
+        nextWake = Math.min(nextWake, item.nextAttemptAt);
+        continue;
+      }
+      const routeLimit = settings.routes[item.route]?.concurrency;
+      if (routeLimit !== undefined && (this.runningPerRoute.get(item.route) ?? 0) >= routeLimit) continue;
+      this.queue.splice(i, 1);
+      i--;
+      this.launch(item);
+    }
+    if (nextWake < Infinity) this.wakeUpAt(nextWake);
+  }
+
+  private wakeUpAt(at: number): void {
+    if (at >= this.wakeAt && this.wakeTimer) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.wakeAt = Infinity;
+      this.dispatch();
+    }, Math.max(0, at - Date.now()));
+  }
+
+  private launch(item: QueuedItem): void {
+    const abort = new AbortController();
+    this.runningPerRoute.set(item.route, (this.runningPerRoute.get(item.route) ?? 0) + 1);
+    if (item.orderKey !== null) this.busyOrderKeys.add(item.orderKey);
+    const done = this.process(item, abort)
+      .catch((error: unknown) => {
+        this.options.log.error({ route: item.route, err: errorMessage(error) }, 'worker error');
+      })
+      .finally(() => {
+        this.running.delete(item.id);
+        this.runningPerRoute.set(item.route, (this.runningPerRoute.get(item.route) ?? 1) - 1);
+        if (item.orderKey !== null) this.busyOrderKeys.delete(item.orderKey);
+        this.scheduleDispatch();
+      });
+    this.running.set(item.id, { route: item.route, orderKey: item.orderKey, abort, done });
+  }
+
+  /** One attempt: render, run (unless an earlier attempt already has the answer), deliver. */
+  private async process(item: QueuedItem, abort: AbortController): Promise<void> {
+    const { store, hooks } = this.options;
+    const record = await store.markRunning(item.id, Date.now());
+    if (!record) {
+      this.known.delete(item.id);
+      return;
+    }
+    const log = this.options.log.child({ route: record.route, delivery_id: record.deliveryId });
+    const config = this.options.config();
+    try {
+      const routeConfig = await this.options.resolveRoute(record.route);
+      if (!routeConfig) throw new Error(`route "${record.route}" no longer exists`);
+      const agent = agentForRoute(config.agent, routeConfig.agent);
+      let answer = record.answer;
+      if (answer === null) {
+        const base = routeConfig.prompt
+          ? renderTemplate(routeConfig.prompt, record.payload)
+          : renderDefaultPrompt(record.route, record.event, record.payload);
+        const prompt = await hooks.render.promise(base, { delivery: record, routeConfig, agent, log });
+        await store.saveProgress(record.id, { prompt });
+        log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
+        const result = await withTimeout(
+          hooks.run.promise({ prompt, delivery: record, routeConfig, agent, home: this.options.home, log, signal: abort.signal }),
+          agent.timeout_s * 1000,
+          `agent run (${agent.runner})`,
+          abort,
+        );
+        if (!result) throw new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`);
+        answer = result.answer;
+        await store.saveProgress(record.id, { answer, ...(result.accounting ? { agent: result.accounting } : {}) });
+      }
+      const target = hooks.deliver.get(routeConfig.deliver);
+      if (!target?.isUsed()) throw new Error(`no delivery target named "${routeConfig.deliver}" is installed`);
+      await target.promise({
+        answer,
+        delivery: record,
+        routeConfig,
+        extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload),
+        config,
+        log,
+        signal: abort.signal,
+      });
+      await store.markDelivered(record.id, Date.now());
+      this.known.delete(record.id);
+      log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
+    } catch (error) {
+      if (this.stopping && abort.signal.aborted) return; // left `running`: requeued at the next start
+      const message = errorMessage(error);
+      const now = Date.now();
+      if (record.attempts >= record.maxAttempts) {
+        await store.markFailed(record.id, message, now);
+        this.known.delete(record.id);
+        log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
+        return;
+      }
+      const nextAttemptAt = now + backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, this.random);
+      await store.markRetry(record.id, message, now, nextAttemptAt);
+      log.warn({ attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now }, 'attempt failed; will retry');
+      this.known.delete(record.id);
+      this.add({ ...item, nextAttemptAt });
+    }
+  }
+}
