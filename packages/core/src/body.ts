@@ -61,7 +61,11 @@ export function parsePayload(contentType: string | undefined, raw: Buffer): Json
   const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   // Bytes that are not valid UTF-8 still verified as sent; decode them leniently here.
   const text = decoder.decode(raw);
-  if (mediaType === '' || mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
+  if (
+    mediaType === '' ||
+    mediaType === 'application/json' ||
+    /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)
+  ) {
     return parseJsonObject(text);
   }
   if (mediaType === 'application/x-www-form-urlencoded') {

@@ -8,7 +8,12 @@ export const corePlugin = definePlugin({
   name: CORE_PLUGIN_NAME,
   setup({ hooks }) {
     hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
-      const reason = routeIgnoreReason(request.routeConfig, request.event, request.action, request.payload);
+      const reason = routeIgnoreReason(
+        request.routeConfig,
+        request.event,
+        request.action,
+        request.payload,
+      );
       return Promise.resolve(reason ? { reason } : undefined);
     });
 

@@ -28,7 +28,9 @@ export interface GatewayOptions {
 /** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || bare.startsWith('127.') || bare === '::ffff:127.0.0.1';
+  return (
+    bare === 'localhost' || bare === '::1' || bare.startsWith('127.') || bare === '::ffff:127.0.0.1'
+  );
 }
 
 /**
@@ -100,14 +102,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     onAccepted: (record) => pool.enqueue(record),
     log,
   });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  const server = http.createServer((req, res) => void handle(req, res));
   const timers: NodeJS.Timeout[] = [];
 
   async function prune(): Promise<void> {
     const now = Date.now();
     try {
       const removed = await store.prune(now - settings().retention_days * 86_400_000, now);
-      if (removed.deliveries > 0) log.info({ removed: removed.deliveries }, 'pruned old journal rows');
+      if (removed.deliveries > 0)
+        log.info({ removed: removed.deliveries }, 'pruned old journal rows');
     } catch (error) {
       log.error({ err: errorMessage(error) }, 'pruning failed');
     }
@@ -139,11 +143,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         const onError = (error: NodeJS.ErrnoException) => {
           server.off('listening', onListening);
           if (error.code === 'EADDRINUSE') {
-            reject(new StartupError(`port ${settings().port} is in use; set platforms.webhook.extra.port`));
+            reject(
+              new StartupError(
+                `port ${settings().port} is in use; set platforms.webhook.extra.port`,
+              ),
+            );
           } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-            reject(new StartupError(`cannot bind ${settings().host}; set platforms.webhook.extra.host`));
+            reject(
+              new StartupError(`cannot bind ${settings().host}; set platforms.webhook.extra.host`),
+            );
           } else if (error.code === 'EACCES') {
-            reject(new StartupError(`no permission to bind port ${settings().port}; set platforms.webhook.extra.port`));
+            reject(
+              new StartupError(
+                `no permission to bind port ${settings().port}; set platforms.webhook.extra.port`,
+              ),
+            );
           } else reject(error);
         };
         const onListening = () => {
@@ -178,7 +192,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (nextProblems.length > 0) throw new StartupError(nextProblems.join('\n'));
       for (const [name, route] of Object.entries(next.platforms.webhook.extra.routes)) {
         if (!hooks.deliver.get(route.deliver)?.isUsed()) {
-          throw new StartupError(`route "${name}" delivers to "${route.deliver}", but no such target is installed`);
+          throw new StartupError(
+            `route "${name}" delivers to "${route.deliver}", but no such target is installed`,
+          );
         }
       }
       config = next;

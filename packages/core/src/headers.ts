@@ -11,7 +11,10 @@ export const ALTFORGE_DELIVERY_HEADERS = ['idempotency-key', 'x-gitlab-event-uui
 export const FALLBACK_DELIVERY_HEADER = 'x-request-id';
 
 /** The first non-empty value among headers (node lower-cases names). */
-export function firstHeader(headers: IncomingHttpHeaders, names: readonly string[]): string | undefined {
+export function firstHeader(
+  headers: IncomingHttpHeaders,
+  names: readonly string[],
+): string | undefined {
   for (const name of names) {
     const raw = headers[name];
     const value = Array.isArray(raw) ? raw[0] : raw;
@@ -25,7 +28,9 @@ export function eventTypeOf(headers: IncomingHttpHeaders, payload: JsonObject): 
   return (
     firstHeader(headers, FORGE_EVENT_HEADERS) ??
     firstHeader(headers, ALTFORGE_EVENT_HEADERS) ??
-    (typeof payload.event_type === 'string' && payload.event_type !== '' ? payload.event_type : 'unknown')
+    (typeof payload.event_type === 'string' && payload.event_type !== ''
+      ? payload.event_type
+      : 'unknown')
   );
 }
 

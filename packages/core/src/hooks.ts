@@ -19,7 +19,8 @@ export interface AuthRequest {
 }
 
 /** A scheme's verdict on a request that carried its headers. */
-export type AuthVerdict = { ok: true; scheme: string } | { ok: false; scheme: string; reason: string };
+export type AuthVerdict =
+  { ok: true; scheme: string } | { ok: false; scheme: string; reason: string };
 
 /** What a filter looks at once the payload is parsed and authenticated. */
 export interface FilterRequest {

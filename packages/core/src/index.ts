@@ -1,6 +1,14 @@
 /** @webhook-gateway/core: the receiver, hooks, config, plugin API and worker pool. */
 export * from './config/schema.js';
-export { loadConfig, parseConfig, resolveHome, resolveConfigPath, formatKeyPath, problemsFromZod, type LoadedConfig } from './config/load.js';
+export {
+  loadConfig,
+  parseConfig,
+  resolveHome,
+  resolveConfigPath,
+  formatKeyPath,
+  problemsFromZod,
+  type LoadedConfig,
+} from './config/load.js';
 export { expandEnv } from './config/env.js';
 export * from './errors.js';
 export * from './hooks.js';
@@ -14,9 +22,27 @@ export * from './headers.js';
 export { parsePayload, readRawBody, BadBodyError, BodyTooLargeError } from './body.js';
 export * from './rate-limit.js';
 export * from './route-filter.js';
-export { createRouteResolver, routeSecrets, subscriptionToRoute, type RouteResolver } from './routes.js';
+export {
+  createRouteResolver,
+  routeSecrets,
+  subscriptionToRoute,
+  type RouteResolver,
+} from './routes.js';
 export { createReceiver, type RequestOutcome } from './receiver.js';
 export { WorkerPool, backoffDelay } from './worker-pool.js';
-export { createGateway, isLoopbackHost, securityProblems, type Gateway, type GatewayOptions } from './gateway.js';
-export { createLogger, silentLogger, maskSecret, type Logger, type LogLevel, type GatewayLogger } from './logger.js';
+export {
+  createGateway,
+  isLoopbackHost,
+  securityProblems,
+  type Gateway,
+  type GatewayOptions,
+} from './gateway.js';
+export {
+  createLogger,
+  silentLogger,
+  maskSecret,
+  type Logger,
+  type LogLevel,
+  type GatewayLogger,
+} from './logger.js';
 export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';

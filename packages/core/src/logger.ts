@@ -34,13 +34,22 @@ export interface GatewayLogger {
  * The gateway's logger. The file always gets JSON; a TTY also gets readable lines, and a non-TTY
  * stdout is left to the startup line and command output.
  */
-export function createLogger(options: { home: string; level: LogLevel; tty?: boolean }): GatewayLogger {
+export function createLogger(options: {
+  home: string;
+  level: LogLevel;
+  tty?: boolean;
+}): GatewayLogger {
   const dir = path.join(options.home, 'logs');
   fs.mkdirSync(dir, { recursive: true });
   const file = pino.destination({ dest: path.join(dir, 'gateway.log'), sync: false, mkdir: true });
-  const streams: pino.StreamEntry[] = [{ level: options.level === 'silent' ? 'fatal' : options.level, stream: file }];
+  const streams: pino.StreamEntry[] = [
+    { level: options.level === 'silent' ? 'fatal' : options.level, stream: file },
+  ];
   if (options.tty ?? process.stdout.isTTY) {
-    streams.push({ level: options.level === 'silent' ? 'fatal' : options.level, stream: pretty({ destination: 1, sync: true }) });
+    streams.push({
+      level: options.level === 'silent' ? 'fatal' : options.level,
+      stream: pretty({ destination: 1, sync: true }),
+    });
   }
   const log = pino(
     { level: options.level, redact: { paths: REDACT, censor: '****' }, base: { pid: process.pid } },

@@ -63,7 +63,11 @@ export class MemoryStore implements Store {
 
   list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
     const rows = [...this.deliveries.values()]
-      .filter((r) => (!filter.route || r.route === filter.route) && (!filter.status || r.status === filter.status))
+      .filter(
+        (r) =>
+          (!filter.route || r.route === filter.route) &&
+          (!filter.status || r.status === filter.status),
+      )
       .sort((a, b) => b.seq - a.seq)
       .slice(0, filter.limit ?? 50);
     return Promise.resolve(rows.map((r) => structuredClone(r)));
@@ -75,11 +79,19 @@ export class MemoryStore implements Store {
     record.status = 'running';
     record.attempts += 1;
     record.startedAt ??= now;
-    record.attemptLog.push({ attempt: record.attemptLog.length + 1, startedAt: now, finishedAt: null, error: null });
+    record.attemptLog.push({
+      attempt: record.attemptLog.length + 1,
+      startedAt: now,
+      finishedAt: null,
+      error: null,
+    });
     return Promise.resolve(structuredClone(record));
   }
 
-  saveProgress(id: string, progress: { prompt?: string; answer?: string; agent?: AgentAccounting }): Promise<void> {
+  saveProgress(
+    id: string,
+    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
+  ): Promise<void> {
     const record = this.deliveries.get(id);
     if (record) {
       if (progress.prompt !== undefined) record.prompt = progress.prompt;

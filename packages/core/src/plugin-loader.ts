@@ -47,13 +47,20 @@ export async function importPlugin(entry: PluginEntry, fromDir: string): Promise
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (isPathSpec(spec) && code === 'ERR_MODULE_NOT_FOUND' && String(errorMessage(error)).includes(url.replace('file://', ''))) {
+    if (
+      isPathSpec(spec) &&
+      code === 'ERR_MODULE_NOT_FOUND' &&
+      String(errorMessage(error)).includes(url.replace('file://', ''))
+    ) {
       throw new PluginError(spec, `is not installed: no file at ${path.resolve(fromDir, spec)}`);
     }
     throw new PluginError(spec, `failed to load: ${errorMessage(error)}`, { cause: error });
   }
   if (!isPlugin(module.default)) {
-    throw new PluginError(spec, 'failed to load: its default export is not a plugin (use definePlugin)');
+    throw new PluginError(
+      spec,
+      'failed to load: its default export is not a plugin (use definePlugin)',
+    );
   }
   return { plugin: module.default, options };
 }
@@ -76,7 +83,10 @@ export async function setupPlugin(
     options = result.data;
   }
   try {
-    const instance = await plugin.setup({ ...context, log: context.log.child({ plugin: plugin.name }) }, options);
+    const instance = await plugin.setup(
+      { ...context, log: context.log.child({ plugin: plugin.name }) },
+      options,
+    );
     return instance ?? undefined;
   } catch (error) {
     if (error instanceof PluginError || (error as Error).name === 'ConfigError') throw error;

@@ -68,5 +68,9 @@ export function definePlugin<Options = undefined>(
 
 /** True for a value made by `definePlugin`. */
 export function isPlugin(value: unknown): value is GatewayPlugin<unknown> {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[PLUGIN] === true
+  );
 }

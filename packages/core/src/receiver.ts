@@ -108,9 +108,17 @@ export function createReceiver(options: ReceiverOptions): Koa {
     // 3. authentication, over the raw bytes
     const secrets = routeSecrets(route, config);
     if (!secrets.includes(INSECURE_NO_AUTH)) {
-      const verdict = await hooks.authenticate.promise({ route: name, headers: ctx.req.headers, rawBody, secrets });
+      const verdict = await hooks.authenticate.promise({
+        route: name,
+        headers: ctx.req.headers,
+        rawBody,
+        secrets,
+      });
       if (!verdict?.ok) {
-        log.debug({ route: name, reason: verdict ? verdict.reason : 'no signature or token header' }, 'unauthorized');
+        log.debug(
+          { route: name, reason: verdict ? verdict.reason : 'no signature or token header' },
+          'unauthorized',
+        );
         reply(ctx, 401, { error: 'Invalid signature' });
         return 'unauthorized';
       }
@@ -141,10 +149,25 @@ export function createReceiver(options: ReceiverOptions): Koa {
     const event = eventTypeOf(ctx.req.headers, payload);
     const action = payloadAction(payload);
     const deliveryId = deliveryIdOf(ctx.req.headers, now);
-    const ignored = await hooks.filter.promise({ route: name, routeConfig: route, event, action, payload });
+    const ignored = await hooks.filter.promise({
+      route: name,
+      routeConfig: route,
+      event,
+      action,
+      payload,
+    });
     if (ignored) {
-      log.debug({ route: name, delivery_id: deliveryId, event, action, reason: ignored.reason }, 'ignored');
-      reply(ctx, 200, ignored.reason === 'event' ? { status: 'ignored', event } : { status: 'ignored', event, reason: ignored.reason });
+      log.debug(
+        { route: name, delivery_id: deliveryId, event, action, reason: ignored.reason },
+        'ignored',
+      );
+      reply(
+        ctx,
+        200,
+        ignored.reason === 'event'
+          ? { status: 'ignored', event }
+          : { status: 'ignored', event, reason: ignored.reason },
+      );
       return 'ignored';
     }
 
@@ -166,7 +189,10 @@ export function createReceiver(options: ReceiverOptions): Koa {
         settings.dedupe_window_s * 1000,
       );
     } catch (error) {
-      log.error({ route: name, delivery_id: deliveryId, err: errorMessage(error) }, 'could not journal the delivery');
+      log.error(
+        { route: name, delivery_id: deliveryId, err: errorMessage(error) },
+        'could not journal the delivery',
+      );
       reply(ctx, 503, { error: 'Could not journal the delivery; retry later' });
       return 'error';
     }

@@ -5,7 +5,11 @@ import { isMissing, lookupPath, type JsonObject } from './template.js';
 export type IgnoreReason = 'event' | 'action' | 'filter';
 
 /** True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. */
-export function eventMatches(events: readonly string[], event: string, payload: JsonObject): boolean {
+export function eventMatches(
+  events: readonly string[],
+  event: string,
+  payload: JsonObject,
+): boolean {
   if (events.length === 0) return true;
   if (events.includes(event)) return true;
   return typeof payload.object_kind === 'string' && events.includes(payload.object_kind);
@@ -14,7 +18,8 @@ export function eventMatches(events: readonly string[], event: string, payload: 
 function valueMatches(actual: unknown, allowed: unknown): boolean {
   if (actual === allowed) return true;
   // `pull_request.number: "42"` in YAML still matches the number 42, and the reverse.
-  const scalar = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  const scalar = (v: unknown): boolean =>
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
   return scalar(actual) && scalar(allowed) && String(actual) === String(allowed);
 }
 
@@ -26,7 +31,8 @@ export function routeIgnoreReason(
   payload: JsonObject,
 ): IgnoreReason | undefined {
   if (!eventMatches(route.events, event, payload)) return 'event';
-  if (route.actions.length > 0 && (action === null || !route.actions.includes(action))) return 'action';
+  if (route.actions.length > 0 && (action === null || !route.actions.includes(action)))
+    return 'action';
   for (const [path, expected] of Object.entries(route.filters)) {
     const actual = lookupPath(payload, path);
     if (isMissing(actual)) return 'filter';

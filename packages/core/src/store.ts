@@ -2,16 +2,10 @@
  * Where accepted deliveries, idempotency keys and dynamic subscriptions live. The embedded
  * default is SQLite (`@webhook-gateway/store-sqlite`); `MemoryStore` serves tests.
  */
-import type {
-  AgentAccounting,
-  DeliveryRecord,
-  DeliveryStatus,
-  NewDelivery,
-} from './delivery.js';
+import type { AgentAccounting, DeliveryRecord, DeliveryStatus, NewDelivery } from './delivery.js';
 
 export type AcceptResult =
-  | { accepted: true; record: DeliveryRecord }
-  | { accepted: false; reason: 'duplicate' };
+  { accepted: true; record: DeliveryRecord } | { accepted: false; reason: 'duplicate' };
 
 export interface DeliveryFilter {
   route?: string;

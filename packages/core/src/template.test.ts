@@ -5,13 +5,19 @@ const payload = {
   number: 42,
   draft: false,
   merged_by: null,
-  pull_request: { title: 'Fix {number} parsing', labels: [{ name: 'bug' }], user: { login: 'octo' } },
+  pull_request: {
+    title: 'Fix {number} parsing',
+    labels: [{ name: 'bug' }],
+    user: { login: 'octo' },
+  },
   'dotted-key_1': 'ok',
 };
 
 describe('renderTemplate', () => {
   it('replaces top-level and nested paths', () => {
-    expect(renderTemplate('PR #{number} by {pull_request.user.login}', payload)).toBe('PR #42 by octo');
+    expect(renderTemplate('PR #{number} by {pull_request.user.login}', payload)).toBe(
+      'PR #42 by octo',
+    );
   });
 
   it('writes numbers, booleans and null as JSON text', () => {
@@ -19,7 +25,9 @@ describe('renderTemplate', () => {
   });
 
   it('writes objects and arrays as 2-space JSON', () => {
-    expect(renderTemplate('{pull_request.labels}', payload)).toBe('[\n  {\n    "name": "bug"\n  }\n]');
+    expect(renderTemplate('{pull_request.labels}', payload)).toBe(
+      '[\n  {\n    "name": "bug"\n  }\n]',
+    );
   });
 
   it('keeps a path that does not exist as written', () => {

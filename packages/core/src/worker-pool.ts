@@ -42,13 +42,22 @@ export interface WorkerPoolOptions {
 }
 
 /** The delay before attempt `attempt + 1`: exponential, capped at 10 minutes, with jitter. */
-export function backoffDelay(attempt: number, baseMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
   return Math.round(exponential * (0.5 + random() * 0.5));
 }
 
 /** Rejects after `ms` with a timeout error, unless the promise settles first. */
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string, abort: AbortController): Promise<T> {
+async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  abort: AbortController,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -87,7 +96,8 @@ export class WorkerPool {
   /** Puts crashed runs back in the queue, loads every queued delivery and starts polling. */
   async start(): Promise<void> {
     const recovered = await this.options.store.recover();
-    if (recovered > 0) this.options.log.warn({ recovered }, 'requeued deliveries interrupted by a stop');
+    if (recovered > 0)
+      this.options.log.warn({ recovered }, 'requeued deliveries interrupted by a stop');
     await this.poll();
     const interval = this.options.pollIntervalMs ?? 1000;
     this.pollTimer = setInterval(() => void this.poll(), interval);
@@ -126,7 +136,10 @@ export class WorkerPool {
     ]);
     clearTimeout(timer);
     if (timedOut) {
-      this.options.log.warn({ running: this.running.size }, 'stop timed out; interrupted runs will be requeued at the next start');
+      this.options.log.warn(
+        { running: this.running.size },
+        'stop timed out; interrupted runs will be requeued at the next start',
+      );
       for (const item of this.running.values()) item.abort.abort(new Error('gateway stopping'));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     }
@@ -153,7 +166,9 @@ export class WorkerPool {
     }
   }
 
-  private add(record: Pick<DeliveryRecord, 'id' | 'seq' | 'route' | 'orderKey' | 'nextAttemptAt'>): void {
+  private add(
+    record: Pick<DeliveryRecord, 'id' | 'seq' | 'route' | 'orderKey' | 'nextAttemptAt'>,
+  ): void {
     if (this.known.has(record.id)) return;
     this.known.add(record.id);
     const item: QueuedItem = {
@@ -198,7 +213,8 @@ export class WorkerPool {
         continue;
       }
       const routeLimit = settings.routes[item.route]?.concurrency;
-      if (routeLimit !== undefined && (this.runningPerRoute.get(item.route) ?? 0) >= routeLimit) continue;
+      if (routeLimit !== undefined && (this.runningPerRoute.get(item.route) ?? 0) >= routeLimit)
+        continue;
       this.queue.splice(i, 1);
       i--;
       this.launch(item);
@@ -210,11 +226,14 @@ export class WorkerPool {
     if (at >= this.wakeAt && this.wakeTimer) return;
     clearTimeout(this.wakeTimer);
     this.wakeAt = at;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wakeAt = Infinity;
-      this.dispatch();
-    }, Math.max(0, at - Date.now()));
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.wakeAt = Infinity;
+        this.dispatch();
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 
   private launch(item: QueuedItem): void {
@@ -253,21 +272,39 @@ export class WorkerPool {
         const base = routeConfig.prompt
           ? renderTemplate(routeConfig.prompt, record.payload)
           : renderDefaultPrompt(record.route, record.event, record.payload);
-        const prompt = await hooks.render.promise(base, { delivery: record, routeConfig, agent, log });
+        const prompt = await hooks.render.promise(base, {
+          delivery: record,
+          routeConfig,
+          agent,
+          log,
+        });
         await store.saveProgress(record.id, { prompt });
         log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
         const result = await withTimeout(
-          hooks.run.promise({ prompt, delivery: record, routeConfig, agent, home: this.options.home, log, signal: abort.signal }),
+          hooks.run.promise({
+            prompt,
+            delivery: record,
+            routeConfig,
+            agent,
+            home: this.options.home,
+            log,
+            signal: abort.signal,
+          }),
           agent.timeout_s * 1000,
           `agent run (${agent.runner})`,
           abort,
         );
-        if (!result) throw new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`);
+        if (!result)
+          throw new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`);
         answer = result.answer;
-        await store.saveProgress(record.id, { answer, ...(result.accounting ? { agent: result.accounting } : {}) });
+        await store.saveProgress(record.id, {
+          answer,
+          ...(result.accounting ? { agent: result.accounting } : {}),
+        });
       }
       const target = hooks.deliver.get(routeConfig.deliver);
-      if (!target?.isUsed()) throw new Error(`no delivery target named "${routeConfig.deliver}" is installed`);
+      if (!target?.isUsed())
+        throw new Error(`no delivery target named "${routeConfig.deliver}" is installed`);
       await target.promise({
         answer,
         delivery: record,
@@ -290,9 +327,14 @@ export class WorkerPool {
         log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
         return;
       }
-      const nextAttemptAt = now + backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, this.random);
+      const nextAttemptAt =
+        now +
+        backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, this.random);
       await store.markRetry(record.id, message, now, nextAttemptAt);
-      log.warn({ attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now }, 'attempt failed; will retry');
+      log.warn(
+        { attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now },
+        'attempt failed; will retry',
+      );
       this.known.delete(record.id);
       this.add({ ...item, nextAttemptAt });
     }

@@ -24,7 +24,8 @@ export function expandEnv(
       return whole;
     });
   }
-  if (Array.isArray(value)) return value.map((item, i) => expandEnv(item, env, missing, [...path, i]));
+  if (Array.isArray(value))
+    return value.map((item, i) => expandEnv(item, env, missing, [...path, i]));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {

@@ -10,7 +10,10 @@ import { expandEnv, type MissingEnv } from './env.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 
 /** Where the gateway keeps its state: `--home`, else `WEBHOOK_GATEWAY_HOME`, else `~/.webhook-gateway`. */
-export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveHome(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const chosen = flag ?? env.WEBHOOK_GATEWAY_HOME ?? path.join(os.homedir(), '.webhook-gateway');
   return path.resolve(chosen);
 }

@@ -238,7 +238,10 @@ export type PluginEntry = z.infer<typeof pluginEntrySchema>;
 export type StoreConfig = z.infer<typeof storeSchema>;
 
 /** The agent settings a route runs with: the global block with the route's overrides on top. */
-export function agentForRoute(agent: AgentConfig, overrides: AgentOverrides | undefined): AgentConfig {
+export function agentForRoute(
+  agent: AgentConfig,
+  overrides: AgentOverrides | undefined,
+): AgentConfig {
   if (!overrides) return agent;
   const defined = Object.fromEntries(
     Object.entries(overrides).filter(([, value]) => value !== undefined),
@@ -246,14 +249,11 @@ export function agentForRoute(agent: AgentConfig, overrides: AgentOverrides | un
   return {
     ...agent,
     ...defined,
-    terminal: { ...agent.terminal, ...(overrides.terminal ?? {}) } as AgentConfig['terminal'],
+    terminal: { ...agent.terminal, ...(overrides.terminal ?? {}) },
   };
 }
 
 /** The JSON Schema of the config file, for editors and `config schema`. */
 export function configJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  return z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
 }

@@ -1,0 +1,200 @@
+/** The openai runner inside a whole gateway: receiver → journal → worker → run → target. */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import {
+  MemoryStore,
+  createGateway,
+  definePlugin,
+  parseConfig,
+  silentLogger,
+  type DeliveryRecord,
+  type Gateway,
+} from '@webhook-gateway/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import agentPlugin, { createAgentPlugin } from './index.js';
+import {
+  answer,
+  callTools,
+  startFakeOpenAI,
+  toolMessages,
+  type FakeOpenAI,
+} from './test-support/fake-openai.js';
+import { cleanup, tempDir, writeScript } from './test-support/temp.js';
+
+const FIXTURE = new URL('../../../test/fixtures/forge/pull_request_opened.json', import.meta.url);
+const DIFF = 'diff --git a/README.md b/README.md\n+A line from the fake gh\n';
+
+/** A target that keeps the answers it gets. */
+function recordingTarget() {
+  const answers: { route: string; answer: string }[] = [];
+  const plugin = definePlugin({
+    name: 'test-target',
+    setup({ hooks }) {
+      hooks.deliver.for('test_target').tapPromise('test-target', async (request) => {
+        answers.push({ route: request.delivery.route, answer: request.answer });
+      });
+    },
+  });
+  return { answers, plugin };
+}
+
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let fake: FakeOpenAI;
+let gateway: Gateway | undefined;
+
+beforeEach(async () => {
+  fake = await startFakeOpenAI();
+});
+
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  await fake.close();
+  await cleanup();
+});
+
+function gatewayConfig(routes: Record<string, Record<string, unknown>>) {
+  return parseConfig({
+    agent: { runner: 'openai', base_url: fake.baseUrl, model: 'global-model', max_turns: 4 },
+    platforms: {
+      webhook: {
+        extra: {
+          host: '127.0.0.1',
+          port: 0,
+          max_attempts: 1,
+          routes: Object.fromEntries(
+            Object.entries(routes).map(([name, route]) => [
+              name,
+              { secret: 'INSECURE_NO_AUTH', deliver: 'test_target', ...route },
+            ]),
+          ),
+        },
+      },
+    },
+  });
+}
+
+async function post(port: number, route: string): Promise<Response> {
+  return fetch(`http://127.0.0.1:${port}/webhooks/${route}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forge-event': 'pull_request',
+      'x-forge-delivery': randomUUID(),
+    },
+    body: await fs.readFile(FIXTURE),
+  });
+}
+
+async function delivered(store: MemoryStore, route: string): Promise<DeliveryRecord> {
+  return waitFor(async () => {
+    const [row] = await store.list({ route });
+    if (row?.status === 'failed') throw new Error(`delivery failed: ${row.lastError}`);
+    return row?.status === 'delivered' ? row : undefined;
+  }, `a delivered row on route ${route}`);
+}
+
+describe('openai runner in a gateway', () => {
+  it('fetches the diff with gh, answers, and the answer reaches the target with accounting in the journal', async () => {
+    const bin = await tempDir();
+    await writeScript(
+      bin,
+      'gh',
+      `[ "$*" = "pr diff 2 --repo Codertocat/Hello-World" ] && printf '%s' '${DIFF}'`,
+    );
+    const store = new MemoryStore();
+    const target = recordingTarget();
+    gateway = await createGateway({
+      config: gatewayConfig({
+        review: { prompt: 'Review PR #{number} in {repository.full_name}' },
+      }),
+      home: await tempDir(),
+      store,
+      log: silentLogger(),
+      plugins: [
+        {
+          plugin: createAgentPlugin({
+            env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+          }),
+          options: undefined,
+        },
+        { plugin: target.plugin, options: undefined },
+      ],
+    });
+    fake.script(
+      callTools([{ arguments: { command: 'gh pr diff 2 --repo Codertocat/Hello-World' } }]),
+      (request) => {
+        const stdout = String(
+          (JSON.parse(toolMessages(request)[0]?.content ?? '{}') as { stdout?: string }).stdout,
+        );
+        return answer(
+          stdout.includes('A line from the fake gh') ? 'Looks good: one README line.' : 'no diff',
+        )(request);
+      },
+    );
+    const { port } = await gateway.start();
+
+    expect((await post(port, 'review')).status).toBe(202);
+    const row = await delivered(store, 'review');
+
+    expect(target.answers).toEqual([{ route: 'review', answer: 'Looks good: one README line.' }]);
+    expect(fake.requests[0]?.body.messages[1]?.content).toContain(
+      'Review PR #2 in Codertocat/Hello-World',
+    );
+    expect(row.answer).toBe('Looks good: one README line.');
+    expect(row.agent).toMatchObject({
+      runner: 'openai',
+      model: 'global-model',
+      turns: 2,
+      toolCalls: [
+        { tool: 'terminal', command: 'gh pr diff 2 --repo Codertocat/Hello-World', exitCode: 0 },
+      ],
+      usage: { promptTokens: 20, completionTokens: 10, totalTokens: 30 },
+    });
+  });
+
+  it("sends a route's agent overrides (model, temperature) to the server, and the global block elsewhere", async () => {
+    const store = new MemoryStore();
+    const target = recordingTarget();
+    gateway = await createGateway({
+      config: gatewayConfig({
+        review: { agent: { model: 'route-model', temperature: 0.1 } },
+        plain: {},
+      }),
+      home: await tempDir(),
+      store,
+      log: silentLogger(),
+      plugins: [
+        { plugin: agentPlugin, options: undefined },
+        { plugin: target.plugin, options: undefined },
+      ],
+    });
+    fake.script(answer('from the route model'), answer('from the global model'));
+    const { port } = await gateway.start();
+
+    expect((await post(port, 'review')).status).toBe(202);
+    await delivered(store, 'review');
+    expect((await post(port, 'plain')).status).toBe(202);
+    await delivered(store, 'plain');
+
+    expect(fake.requests.map((r) => [r.body.model, r.body.temperature])).toEqual([
+      ['route-model', 0.1],
+      ['global-model', undefined],
+    ]);
+    expect(target.answers.map((a) => a.route)).toEqual(['review', 'plain']);
+    expect((await store.list({ route: 'review' }))[0]?.agent?.model).toBe('route-model');
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
+ * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` until it
+ * answers without tool calls; that message's content is the answer.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RunRequest, RunResult } from '@webhook-gateway/core';
+import { addUsage, emptyAccounting } from './accounting.js';
+import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
+import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
+import { buildSystemPrompt, buildUserMessage, eventDataMarkers } from './framing.js';
+import { openAISettings } from './openai-settings.js';
+import type { RetryPolicy } from './retry.js';
+import { loadSkill, skillDirs } from './skills.js';
+import { answerToolCall, type ToolCallContext } from './tool-calls.js';
+import { TERMINAL_TOOL } from './terminal-tool.js';
+
+/** What tests (and embedders) may swap; production uses the defaults. */
+export interface OpenAIRunnerDeps {
+  /** Where the API key and the terminal's allowlisted variables come from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Upstream retries; default 3 retries from 1 s, doubling, at most 30 s apart. */
+  retry?: RetryPolicy;
+  /** Waits between upstream retries. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Runs the tool loop for one delivery.
+ *
+ * @example
+ * hooks.run.tapPromise('@webhook-gateway/agent', (request) =>
+ *   request.agent.runner === 'openai' ? runOpenAI(request) : Promise.resolve(undefined));
+ */
+export async function runOpenAI(
+  request: RunRequest,
+  deps: OpenAIRunnerDeps = {},
+): Promise<RunResult> {
+  const env = deps.env ?? process.env;
+  const settings = openAISettings(request.agent, env);
+  const { log, signal } = request;
+  const skill = await loadSkill(
+    request.routeConfig.skills,
+    skillDirs(request.home, request.agent.skills_dirs),
+    log,
+  );
+  const markers = eventDataMarkers(randomBytes(6).toString('hex'));
+  const messages: ChatMessage[] = [
+    {
+      role: 'system',
+      content: buildSystemPrompt({
+        markers,
+        terminal: settings.terminal.enabled,
+        addition: settings.systemPrompt,
+        skill,
+      }),
+    },
+    {
+      role: 'user',
+      content: buildUserMessage({
+        markers,
+        prompt: request.prompt,
+        route: request.delivery.route,
+        event: request.delivery.event,
+      }),
+    },
+  ];
+  const endpoint: ChatEndpoint = {
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    signal,
+    ...(deps.retry ? { retry: deps.retry } : {}),
+    ...(deps.sleep ? { sleep: deps.sleep } : {}),
+  };
+  const accounting = emptyAccounting(settings.model);
+  const toolContext: ToolCallContext = {
+    terminal: settings.terminal,
+    env,
+    home: request.home,
+    journalId: request.delivery.id,
+    signal,
+    log,
+    record: (call) => void accounting.toolCalls.push(call),
+  };
+
+  for (let turn = 1; turn <= settings.maxTurns; turn++) {
+    const body: ChatRequestBody = {
+      model: settings.model,
+      messages,
+      ...(settings.terminal.enabled ? { tools: [TERMINAL_TOOL] } : {}),
+      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    };
+    const reply = toAssistantReply(await createChatCompletion(body, endpoint), turn);
+    accounting.turns = turn;
+    accounting.usage = addUsage(accounting.usage, reply.usage);
+    if (reply.toolCalls.length === 0) {
+      log.info(
+        {
+          model: settings.model,
+          turns: turn,
+          tool_calls: accounting.toolCalls.length,
+          total_tokens: accounting.usage.totalTokens,
+        },
+        'agent answered',
+      );
+      return { answer: reply.content ?? '', accounting };
+    }
+    messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
+    // One after another, answered in the order asked: a later call may rely on an earlier one.
+    for (const call of reply.toolCalls) {
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: await answerToolCall(call, toolContext),
+      });
+    }
+  }
+  throw new Error(
+    `agent stopped after ${settings.maxTurns} turns without a final answer (agent.max_turns)`,
+  );
+}

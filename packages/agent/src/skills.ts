@@ -1,0 +1,82 @@
+/**
+ * Skills: `<dir>/<name>/SKILL.md`, looked up in `<home>/skills` and then each of
+ * `agent.skills_dirs`. Of a route's `skills` list the first one found is the skill; the names
+ * before it are missing, the ones after it are never read, and skills are never combined.
+ */
+import fs from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '@webhook-gateway/core';
+
+/** The skill chosen for a route, and the names that were looked for in vain before it. */
+export interface SkillChoice {
+  found?: { name: string; file: string };
+  missing: string[];
+}
+
+/** A skill loaded into the system prompt. */
+export interface Skill {
+  name: string;
+  text: string;
+}
+
+/** A name that is one directory, not a path that could leave the skills directory. */
+function isSkillName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
+}
+
+/** The directories skills are looked up in, in order: `<home>/skills`, then `skills_dirs` (relative to home). */
+export function skillDirs(home: string, skillsDirs: readonly string[]): string[] {
+  return [path.join(home, 'skills'), ...skillsDirs.map((dir) => path.resolve(home, dir))];
+}
+
+/**
+ * Picks the first name of `names` that has a `SKILL.md` in one of `dirs` (earlier dirs win).
+ *
+ * @example chooseSkill(['triage', 'code-review'], ['/home/gw/skills'], fileExists)
+ * // { found: { name: 'code-review', file: '/home/gw/skills/code-review/SKILL.md' }, missing: ['triage'] }
+ */
+export function chooseSkill(
+  names: readonly string[],
+  dirs: readonly string[],
+  isFile: (file: string) => boolean,
+): SkillChoice {
+  const missing: string[] = [];
+  for (const name of names) {
+    const file = isSkillName(name)
+      ? dirs.map((dir) => path.join(dir, name, 'SKILL.md')).find(isFile)
+      : undefined;
+    if (file) return { found: { name, file }, missing };
+    missing.push(name);
+  }
+  return { missing };
+}
+
+function fileExists(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Loads the route's skill, warning about each name before it that was not found.
+ * Undefined when the route lists no skill or none is found.
+ */
+export async function loadSkill(
+  names: readonly string[],
+  dirs: readonly string[],
+  log: Logger,
+): Promise<Skill | undefined> {
+  const choice = chooseSkill(names, dirs, fileExists);
+  for (const name of choice.missing) {
+    log.warn(
+      { skill: name, skills_dirs: dirs },
+      `skill "${name}" was not found (looked for ${name}/SKILL.md in ${dirs.join(', ')})`,
+    );
+  }
+  if (!choice.found) return undefined;
+  const text = await fs.readFile(choice.found.file, 'utf8');
+  return { name: choice.found.name, text };
+}

@@ -1,0 +1,74 @@
+/** Builders of runner inputs for tests: a validated agent block, a journal row, a run request. */
+import {
+  parseConfig,
+  silentLogger,
+  type AgentConfig,
+  type DeliveryRecord,
+  type Logger,
+  type RouteConfig,
+  type RunRequest,
+} from '@webhook-gateway/core';
+
+/** An agent block as config parsing makes it (defaults filled in). */
+export function agentConfig(agent: Record<string, unknown>): AgentConfig {
+  return parseConfig({ agent }).agent;
+}
+
+/** A route block as config parsing makes it. */
+export function routeConfig(route: Record<string, unknown> = {}): RouteConfig {
+  const config = parseConfig({
+    platforms: {
+      webhook: { extra: { host: '127.0.0.1', routes: { review: { secret: 's', ...route } } } },
+    },
+  });
+  return config.platforms.webhook.extra.routes.review as RouteConfig;
+}
+
+/** A journal row of a pull-request delivery. */
+export function deliveryRecord(id = 'journal-1'): DeliveryRecord {
+  return {
+    id,
+    seq: 1,
+    route: 'review',
+    event: 'pull_request',
+    action: 'opened',
+    deliveryId: 'delivery-1',
+    receivedAt: Date.now(),
+    payload: { number: 2 },
+    headers: {},
+    orderKey: null,
+    maxAttempts: 1,
+    status: 'running',
+    attempts: 1,
+    nextAttemptAt: 0,
+    prompt: null,
+    answer: null,
+    lastError: null,
+    startedAt: null,
+    finishedAt: null,
+    attemptLog: [],
+    agent: null,
+  };
+}
+
+export interface RunRequestParts {
+  agent: AgentConfig;
+  home: string;
+  prompt?: string;
+  route?: RouteConfig;
+  signal?: AbortSignal;
+  log?: Logger;
+}
+
+/** A run request as the worker pool makes it. */
+export function runRequest(parts: RunRequestParts): RunRequest {
+  return {
+    prompt: parts.prompt ?? 'Review PR #2 in o/r',
+    delivery: deliveryRecord(),
+    routeConfig: parts.route ?? routeConfig(),
+    agent: parts.agent,
+    home: parts.home,
+    log: parts.log ?? silentLogger(),
+    signal: parts.signal ?? new AbortController().signal,
+  };
+}

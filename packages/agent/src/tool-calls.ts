@@ -1,0 +1,69 @@
+/** Answers one tool call of the model: runs the command, or says what is wrong with the call. */
+import type { Logger, ToolCallRecord } from '@webhook-gateway/core';
+import type { ToolCall } from './chat-schema.js';
+import type { TerminalConfig } from './openai-settings.js';
+import { runTerminalCommand } from './terminal.js';
+import { terminalEnv } from './terminal-env.js';
+import {
+  TERMINAL_TOOL_NAME,
+  parseTerminalArguments,
+  terminalResult,
+  toolErrorResult,
+  unknownToolResult,
+} from './terminal-tool.js';
+import { ensureWorkDir } from './work-dir.js';
+
+/** What answering tool calls needs from the run. */
+export interface ToolCallContext {
+  terminal: TerminalConfig;
+  /** The gateway's env; only its allowlisted part reaches a command. */
+  env: NodeJS.ProcessEnv;
+  home: string;
+  /** The delivery's journal id: names its work directory. */
+  journalId: string;
+  signal: AbortSignal;
+  log: Logger;
+  /** Called for each command that ran, for the accounting. */
+  record(call: ToolCallRecord): void;
+}
+
+/**
+ * The content of the tool message that answers `call`. Unknown tools and malformed arguments get
+ * an error the model can act on; only an aborted run rejects.
+ */
+export async function answerToolCall(call: ToolCall, context: ToolCallContext): Promise<string> {
+  const name = call.function.name;
+  if (name !== TERMINAL_TOOL_NAME || !context.terminal.enabled) {
+    context.log.warn({ tool: name }, 'the model called a tool that does not exist');
+    return unknownToolResult(name, context.terminal.enabled);
+  }
+  const parsed = parseTerminalArguments(call.function.arguments);
+  if (!parsed.ok) {
+    context.log.warn({ tool: name }, `the model sent unusable tool arguments: ${parsed.error}`);
+    return toolErrorResult(parsed.error);
+  }
+  const cwd = await ensureWorkDir(context.home, context.journalId);
+  const outcome = await runTerminalCommand(parsed.command, {
+    terminal: context.terminal,
+    cwd,
+    env: terminalEnv(context.env, context.terminal),
+    signal: context.signal,
+  });
+  context.record({
+    tool: TERMINAL_TOOL_NAME,
+    command: parsed.command,
+    exitCode: outcome.exitCode,
+    durationMs: outcome.durationMs,
+  });
+  context.log.info(
+    {
+      tool: TERMINAL_TOOL_NAME,
+      command: parsed.command,
+      backend: context.terminal.backend,
+      exit_code: outcome.exitCode,
+      duration_ms: outcome.durationMs,
+    },
+    'agent ran a command',
+  );
+  return terminalResult(outcome);
+}

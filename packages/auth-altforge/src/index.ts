@@ -1,0 +1,23 @@
+/** @webhook-gateway/auth-altforge: the altforge's plain-token scheme (DESIGN §4.3). */
+import { ALTFORGE_TOKEN_HEADERS, definePlugin } from '@webhook-gateway/core';
+import { verifyAltforgeToken } from './verify.js';
+
+export { verifyAltforgeToken } from './verify.js';
+
+export const ALTFORGE_AUTH_PLUGIN_NAME = '@webhook-gateway/auth-altforge';
+
+export default definePlugin({
+  name: ALTFORGE_AUTH_PLUGIN_NAME,
+  setup({ hooks }) {
+    hooks.authenticate.tapPromise(ALTFORGE_AUTH_PLUGIN_NAME, async (request) => {
+      const raw = ALTFORGE_TOKEN_HEADERS.map((name) => request.headers[name]).find(
+        (v) => v !== undefined,
+      );
+      if (raw === undefined) return undefined;
+      const token = Array.isArray(raw) ? (raw[0] ?? '') : raw;
+      return verifyAltforgeToken(token, request.secrets)
+        ? { ok: true, scheme: 'altforge' }
+        : { ok: false, scheme: 'altforge', reason: 'token does not match' };
+    });
+  },
+});

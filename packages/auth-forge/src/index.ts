@@ -1,0 +1,20 @@
+/** @webhook-gateway/auth-forge: the forge's HMAC-SHA256 signature scheme (DESIGN §4.3). */
+import { definePlugin, firstHeader, FORGE_SIGNATURE_HEADERS } from '@webhook-gateway/core';
+import { verifyForgeSignature } from './verify.js';
+
+export { signForgeBody, verifyForgeSignature } from './verify.js';
+
+export const FORGE_AUTH_PLUGIN_NAME = '@webhook-gateway/auth-forge';
+
+export default definePlugin({
+  name: FORGE_AUTH_PLUGIN_NAME,
+  setup({ hooks }) {
+    hooks.authenticate.tapPromise(FORGE_AUTH_PLUGIN_NAME, async (request) => {
+      const signature = firstHeader(request.headers, FORGE_SIGNATURE_HEADERS);
+      if (signature === undefined) return undefined;
+      return verifyForgeSignature(request.rawBody, signature, request.secrets)
+        ? { ok: true, scheme: 'forge' }
+        : { ok: false, scheme: 'forge', reason: 'signature does not match' };
+    });
+  },
+});

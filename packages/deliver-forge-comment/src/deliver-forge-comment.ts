@@ -1,0 +1,43 @@
+/** The `forge_comment` target: the answer as a comment on a pull request, through `gh`. */
+import type { DeliverRequest } from '@webhook-gateway/core';
+import { commentBodies } from './comment-bodies.js';
+import {
+  FORGE_COMMENT_LIMIT,
+  FORGE_PROFILE,
+  forgeCommentArgv,
+  forgeEnv,
+  normalizeForgeHost,
+} from './forge-cli.js';
+import { FORGE_TARGET, resolveForgePullRequest } from './forge-target.js';
+import { postComments } from './post-comments.js';
+
+/**
+ * Runs `gh pr comment <n> --repo <owner/repo> --body-file -` once per comment body.
+ * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or gh fails.
+ */
+export async function deliverForgeComment(request: DeliverRequest): Promise<void> {
+  const settings = request.config.platforms.forge;
+  const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
+  const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT);
+  await postComments({
+    profile: FORGE_PROFILE,
+    cli: settings.cli,
+    args: forgeCommentArgv(pullRequest),
+    env: forgeEnv(settings),
+    host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+    timeoutS: settings.timeout_s,
+    subject: `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
+    bodies,
+    secrets: settings.token ? [settings.token] : [],
+    signal: request.signal,
+  });
+  request.log.info(
+    {
+      target: FORGE_TARGET,
+      repo: pullRequest.repo,
+      pr_number: pullRequest.prNumber,
+      comments: bodies.length,
+    },
+    'posted the answer as a pull request comment',
+  );
+}

@@ -1,0 +1,176 @@
+/** The plugin inside a whole gateway: a webhook in, the agent's answer posted through the fake CLIs. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  createGateway,
+  definePlugin,
+  MemoryStore,
+  parseConfig,
+  silentLogger,
+  type DeliveryRecord,
+  type Gateway,
+} from '@webhook-gateway/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import plugin, { DELIVER_FORGE_COMMENT_PLUGIN_NAME } from './index.js';
+import { createFakeCli, GH_STDERR, type FakeCli } from './test-support/fake-cli.js';
+import { isolateEnv } from './test-support/env.js';
+import { fixtureBytes } from './test-support/requests.js';
+
+const ANSWER = 'Reviewed: the change looks good.';
+
+/** Stands in for an agent runner (those live in @webhook-gateway/agent): a fixed answer. */
+const fixedAnswer = definePlugin({
+  name: 'test-fixed-answer',
+  setup({ hooks }) {
+    hooks.run.tapPromise('test-fixed-answer', async () => ({ answer: ANSWER }));
+  },
+});
+
+let gh: FakeCli;
+let glab: FakeCli;
+let home: string;
+let store: MemoryStore;
+let gateway: Gateway | undefined;
+let restoreEnv: () => void;
+
+beforeEach(() => {
+  restoreEnv = isolateEnv();
+  gh = createFakeCli('gh');
+  glab = createFakeCli('glab');
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-forge-comment-home-'));
+  store = new MemoryStore();
+});
+
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  gh.cleanup();
+  glab.cleanup();
+  fs.rmSync(home, { recursive: true, force: true });
+  restoreEnv();
+});
+
+async function startGateway(): Promise<string> {
+  const config = parseConfig(
+    {
+      platforms: {
+        webhook: {
+          extra: {
+            host: '127.0.0.1',
+            port: 0,
+            max_attempts: 1,
+            routes: {
+              reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                events: ['pull_request'],
+                prompt: 'Review PR #{number}: {pull_request.title}',
+                deliver: 'forge_comment',
+                deliver_extra: { repo: '{repository.full_name}', pr_number: '{number}' },
+              },
+              mr_reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                deliver: 'altforge_comment',
+              },
+            },
+          },
+        },
+        forge: { cli: gh.path, token: 'ghp_from_config' },
+        altforge: { cli: glab.path, host: 'gitlab.example.com' },
+      },
+    },
+    {},
+  );
+  gateway = await createGateway({
+    config,
+    home,
+    store,
+    log: silentLogger(),
+    plugins: [
+      { plugin, options: undefined },
+      { plugin: fixedAnswer, options: undefined },
+    ],
+  });
+  const { port } = await gateway.start();
+  return `http://127.0.0.1:${port}`;
+}
+
+async function post(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Waits until the only journaled delivery is finished (delivered or failed). */
+async function finished(): Promise<DeliveryRecord> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const [record] = await store.list({});
+    if (record && (record.status === 'delivered' || record.status === 'failed')) return record;
+    if (Date.now() > deadline)
+      throw new Error(`delivery not finished: ${record?.status ?? 'none'}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
+  it('posts the agent answer of a pull_request webhook as a PR comment through gh', async () => {
+    const base = await startGateway();
+    const status = await post(
+      `${base}/webhooks/reviews`,
+      fixtureBytes('forge/pull_request_opened.json'),
+      { 'X-Forge-Event': 'pull_request', 'X-Forge-Delivery': 'gw-forge-1' },
+    );
+    expect(status).toBe(202);
+    const record = await finished();
+    expect(record).toMatchObject({ status: 'delivered', answer: ANSWER });
+    expect(gh.calls()).toEqual([
+      {
+        argv: ['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-'],
+        stdin: ANSWER,
+        env: { GH_TOKEN: 'ghp_from_config' },
+      },
+    ]);
+    expect(glab.calls()).toEqual([]);
+  });
+
+  it('posts the agent answer of a merge request webhook as an MR note through glab', async () => {
+    const base = await startGateway();
+    const status = await post(
+      `${base}/webhooks/mr_reviews`,
+      fixtureBytes('altforge/merge_request_open.json'),
+      { 'X-Altforge-Event': 'Merge Request Hook', 'Idempotency-Key': 'gw-altforge-1' },
+    );
+    expect(status).toBe(202);
+    expect(await finished()).toMatchObject({ status: 'delivered' });
+    expect(glab.calls()).toEqual([
+      {
+        argv: ['mr', 'note', '1', '--repo', 'gitlabhq/gitlab-test'],
+        stdin: ANSWER,
+        env: { GITLAB_HOST: 'gitlab.example.com' },
+      },
+    ]);
+  });
+
+  it("records gh's failure on the delivery, for the worker to retry and report", async () => {
+    gh.behave({ mode: 'fail', exitCode: 1, stderr: GH_STDERR.prNotFound });
+    const base = await startGateway();
+    await post(`${base}/webhooks/reviews`, fixtureBytes('forge/pull_request_opened.json'), {
+      'X-Forge-Event': 'pull_request',
+      'X-Forge-Delivery': 'gw-forge-2',
+    });
+    const record = await finished();
+    expect(record.status).toBe('failed');
+    expect(record.lastError).toContain(
+      'forge_comment: pull request #2 of Codertocat/Hello-World was not found',
+    );
+    expect(record.lastError).toContain(
+      'Could not resolve to a PullRequest with the number of 9999',
+    );
+    expect(record.lastError).not.toContain('ghp_from_config');
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * @webhook-gateway/deliver-forge-comment: the `forge_comment` (gh) and `altforge_comment` (glab)
+ * delivery targets.
+ */
+import { definePlugin } from '@webhook-gateway/core';
+import { ALTFORGE_TARGET } from './altforge-target.js';
+import { deliverAltforgeComment } from './deliver-altforge-comment.js';
+import { deliverForgeComment } from './deliver-forge-comment.js';
+import { FORGE_TARGET } from './forge-target.js';
+
+export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
+
+/**
+ * Taps `hooks.deliver.for('forge_comment')` and `hooks.deliver.for('altforge_comment')`.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   webhook: { extra: { routes: { reviews: { deliver: forge_comment,
+ * //     deliver_extra: { repo: "{repository.full_name}", pr_number: "{number}" } } } } }
+ * //   forge: { cli: gh, token: "${GH_TOKEN}" }
+ */
+export default definePlugin({
+  name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
+  setup({ hooks }) {
+    hooks.deliver
+      .for(FORGE_TARGET)
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, deliverForgeComment);
+    hooks.deliver
+      .for(ALTFORGE_TARGET)
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, deliverAltforgeComment);
+  },
+});
+
+export { splitForComments, chunkText } from './split.js';
+export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
+export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
+export {
+  FORGE_TARGET,
+  resolveForgePullRequest,
+  isForgeRepoName,
+  type ForgePullRequest,
+} from './forge-target.js';
+export {
+  ALTFORGE_TARGET,
+  resolveAltforgeMergeRequest,
+  isAltforgeProjectPath,
+  type AltforgeMergeRequest,
+} from './altforge-target.js';
+export { FORGE_COMMENT_LIMIT, forgeCommentArgv, forgeEnv } from './forge-cli.js';
+export { ALTFORGE_NOTE_LIMIT, altforgeNoteArgv, altforgeEnv } from './altforge-cli.js';
+export { deliverForgeComment } from './deliver-forge-comment.js';
+export { deliverAltforgeComment } from './deliver-altforge-comment.js';

@@ -1,0 +1,81 @@
+/** Builders for tests: a `DeliverRequest` as the worker pool makes one, and the shared fixtures. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  parseConfig,
+  renderDeliverExtra,
+  routeSchema,
+  silentLogger,
+  type DeliverRequest,
+  type DeliveryRecord,
+  type JsonObject,
+} from '@webhook-gateway/core';
+
+const fixturesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../test/fixtures',
+);
+
+/** A fixture payload, e.g. `fixture('forge/pull_request_opened.json')`. */
+export function fixture(name: string): JsonObject {
+  return JSON.parse(fs.readFileSync(path.join(fixturesDir, name), 'utf8')) as JsonObject;
+}
+
+/** The raw bytes of a fixture, to POST as a forge would. */
+export function fixtureBytes(name: string): Buffer {
+  return fs.readFileSync(path.join(fixturesDir, name));
+}
+
+export interface RequestOptions {
+  payload: JsonObject;
+  target?: string;
+  /** The route's `deliver_extra` templates; rendered against the payload as the worker does. */
+  deliverExtra?: Record<string, unknown>;
+  answer?: string;
+  /** `platforms` of the config (`forge`, `altforge`). */
+  platforms?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** A delivery request as the worker pool hands it to a target. */
+export function deliverRequest(options: RequestOptions): DeliverRequest {
+  const config = parseConfig({ platforms: options.platforms ?? {} }, {});
+  const deliverExtra = options.deliverExtra ?? {};
+  const routeConfig = routeSchema.parse({
+    deliver: options.target ?? 'forge_comment',
+    deliver_extra: deliverExtra,
+  });
+  const delivery: DeliveryRecord = {
+    id: 'journal-1',
+    seq: 1,
+    route: 'reviews',
+    event: 'pull_request',
+    action: 'opened',
+    deliveryId: 'delivery-1',
+    receivedAt: 0,
+    payload: options.payload,
+    headers: {},
+    orderKey: null,
+    maxAttempts: 1,
+    status: 'running',
+    attempts: 1,
+    nextAttemptAt: 0,
+    prompt: null,
+    answer: null,
+    lastError: null,
+    startedAt: 0,
+    finishedAt: null,
+    attemptLog: [],
+    agent: null,
+  };
+  return {
+    answer: options.answer ?? 'Looks good.',
+    delivery,
+    routeConfig,
+    extra: renderDeliverExtra(deliverExtra, options.payload),
+    config,
+    log: silentLogger(),
+    signal: options.signal ?? new AbortController().signal,
+  };
+}

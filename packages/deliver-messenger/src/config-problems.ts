@@ -1,0 +1,47 @@
+/**
+ * Config mistakes that would make every delivery fail, found at setup instead: a route delivering
+ * to a platform that is not enabled, an enabled platform without its credential, a route with no
+ * chat to send to.
+ */
+import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
+import { PROTOCOLS, isMessengerTarget } from './protocols.js';
+import { platformSettings } from './platform-settings.js';
+import type { MessengerTarget } from './protocol.js';
+
+/** Every messenger problem of a config, each with its key path; empty when all is well. */
+export function messengerConfigProblems(config: GatewayConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const protocol of Object.values(PROTOCOLS)) {
+    const settings = platformSettings(config, protocol.target);
+    if (settings.enabled && settings.credential === undefined) {
+      problems.push({
+        path: `platforms.${protocol.target}.${protocol.credentialKey}`,
+        message: `is required when platforms.${protocol.target}.enabled is true: ${protocol.credentialHelp}`,
+      });
+    }
+  }
+  for (const [route, routeConfig] of Object.entries(config.platforms.webhook.extra.routes)) {
+    const target = routeConfig.deliver;
+    if (!isMessengerTarget(target)) continue;
+    const settings = platformSettings(config, target);
+    if (!settings.enabled) {
+      problems.push({
+        path: `platforms.webhook.extra.routes.${route}.deliver`,
+        message: `delivers to ${target}, but platforms.${target}.enabled is not true`,
+      });
+    } else if (
+      routeConfig.deliver_extra.chat_id === undefined &&
+      settings.homeChannel === undefined
+    ) {
+      problems.push({
+        path: `platforms.webhook.extra.routes.${route}.deliver_extra.chat_id`,
+        message: noChatMessage(target),
+      });
+    }
+  }
+  return problems;
+}
+
+function noChatMessage(target: MessengerTarget): string {
+  return `route delivers to ${target} but names no ${PROTOCOLS[target].chatNoun}: set deliver_extra.chat_id or platforms.${target}.home_channel`;
+}

@@ -1,0 +1,71 @@
+/**
+ * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
+ * Slack and signal-cli protocols), each configured under `platforms.<target>`.
+ */
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { messengerConfigProblems } from './config-problems.js';
+import { logConnections } from './connection-check.js';
+import { deliverToMessenger } from './deliver.js';
+import { messengerOptionsSchema } from './options.js';
+import { PROTOCOLS } from './protocols.js';
+import { SentParts } from './sent-parts.js';
+
+export { resolveChatId } from './chat-id.js';
+export { messengerConfigProblems } from './config-problems.js';
+export { checkConnection, logConnections } from './connection-check.js';
+export { deliverToMessenger } from './deliver.js';
+export { discord } from './discord.js';
+export { messengerOptionsSchema, type MessengerOptions } from './options.js';
+export type {
+  CheckOutcome,
+  Endpoint,
+  MessengerProtocol,
+  MessengerTarget,
+  SendOutcome,
+} from './protocol.js';
+export { PROTOCOLS, isMessengerTarget } from './protocols.js';
+export { parseRetryAfter } from './retry-after.js';
+export { signal } from './signal.js';
+export { slack } from './slack.js';
+export { EMPTY_ANSWER_TEXT, messageParts, splitMessage } from './split-message.js';
+export { telegram } from './telegram.js';
+
+export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
+
+/**
+ * The plugin. Built in; to tune it:
+ *
+ * @example
+ * // config.yaml
+ * // plugins:
+ * //   - name: '@webhook-gateway/deliver-messenger'
+ * //     options: { request_timeout_s: 20, rate_limit_retries: 5 }
+ */
+export default definePlugin({
+  name: MESSENGER_PLUGIN_NAME,
+  options: messengerOptionsSchema,
+  setup({ hooks, log, config, serving }, options) {
+    if (serving) {
+      const problems = messengerConfigProblems(config);
+      if (problems.length > 0) throw new ConfigError(problems);
+    }
+    const sentParts = new SentParts();
+    for (const protocol of Object.values(PROTOCOLS)) {
+      hooks.deliver
+        .for(protocol.target)
+        .tapPromise(MESSENGER_PLUGIN_NAME, (request) =>
+          deliverToMessenger(protocol, request, { options, sentParts }),
+        );
+    }
+    if (!serving) return;
+    const stopping = new AbortController();
+    return {
+      start: () =>
+        logConnections(config, log, {
+          timeoutMs: options.check_timeout_s * 1000,
+          signal: stopping.signal,
+        }),
+      stop: async () => stopping.abort(new Error('gateway stopping')),
+    };
+  },
+});

@@ -1,0 +1,57 @@
+/** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { smsConfigProblems } from './config-problems.js';
+import { logTwilioConnection } from './connection-check.js';
+import { deliverSms } from './deliver.js';
+import { smsOptionsSchema } from './options.js';
+import { SentParts } from './sent-parts.js';
+
+export { smsConfigProblems } from './config-problems.js';
+export { checkTwilio, logTwilioConnection } from './connection-check.js';
+export { deliverSms } from './deliver.js';
+export { smsOptionsSchema, type SmsOptions } from './options.js';
+export { resolveRecipient } from './recipient.js';
+export { EMPTY_ANSWER_TEXT, SMS_MAX_LENGTH, smsParts, splitMessage } from './split-message.js';
+export {
+  accountRequest,
+  classifyAccountAnswer,
+  classifyMessageAnswer,
+  messageRequest,
+  type TwilioCredentials,
+} from './twilio.js';
+
+export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
+
+/**
+ * The plugin. Built in; to tune it:
+ *
+ * @example
+ * // config.yaml
+ * // plugins:
+ * //   - name: '@webhook-gateway/deliver-sms'
+ * //     options: { request_timeout_s: 20 }
+ */
+export default definePlugin({
+  name: SMS_PLUGIN_NAME,
+  options: smsOptionsSchema,
+  setup({ hooks, log, config, serving }, options) {
+    if (serving) {
+      const problems = smsConfigProblems(config);
+      if (problems.length > 0) throw new ConfigError(problems);
+    }
+    const sentParts = new SentParts();
+    hooks.deliver
+      .for('sms')
+      .tapPromise(SMS_PLUGIN_NAME, (request) => deliverSms(request, { options, sentParts }));
+    if (!serving) return;
+    const stopping = new AbortController();
+    return {
+      start: () =>
+        logTwilioConnection(config, log, {
+          timeoutMs: options.check_timeout_s * 1000,
+          signal: stopping.signal,
+        }),
+      stop: async () => stopping.abort(new Error('gateway stopping')),
+    };
+  },
+});

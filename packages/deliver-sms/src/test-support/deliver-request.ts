@@ -1,0 +1,66 @@
+/** A DeliverRequest as the worker pool builds one, for calling a target directly. */
+import {
+  parseConfig,
+  type DeliverRequest,
+  type DeliveryRecord,
+  type Logger,
+} from '@webhook-gateway/core';
+
+let nextId = 1;
+
+/** A journal row with the fields a target reads. */
+export function fakeDelivery(overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {
+  const id = `d${nextId++}`;
+  return {
+    id,
+    seq: nextId,
+    route: 'review',
+    event: 'pull_request',
+    action: 'opened',
+    deliveryId: `delivery-${id}`,
+    receivedAt: Date.now(),
+    payload: {},
+    headers: {},
+    orderKey: null,
+    maxAttempts: 5,
+    status: 'running',
+    attempts: 1,
+    nextAttemptAt: 0,
+    prompt: 'prompt',
+    answer: null,
+    lastError: null,
+    startedAt: Date.now(),
+    finishedAt: null,
+    attemptLog: [],
+    agent: null,
+    ...overrides,
+  };
+}
+
+/** A request for `answer` with `platforms` (raw config) and rendered `extra`. */
+export function deliverRequest(options: {
+  answer: string;
+  platforms: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+  log: Logger;
+  delivery?: DeliveryRecord;
+  signal?: AbortSignal;
+}): DeliverRequest {
+  const config = parseConfig({ platforms: options.platforms }, {});
+  return {
+    answer: options.answer,
+    delivery: options.delivery ?? fakeDelivery(),
+    routeConfig: {
+      events: [],
+      actions: [],
+      filters: {},
+      skills: [],
+      deliver: 'log',
+      deliver_extra: {},
+    },
+    extra: options.extra ?? {},
+    config,
+    log: options.log,
+    signal: options.signal ?? new AbortController().signal,
+  };
+}

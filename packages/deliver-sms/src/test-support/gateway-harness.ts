@@ -1,0 +1,103 @@
+/**
+ * A whole gateway for integration tests: core's receiver and worker pool, a memory store, the
+ * plugin under test and a runner plugin that always gives the same answer.
+ */
+import {
+  MemoryStore,
+  createGateway,
+  definePlugin,
+  parseConfig,
+  silentLogger,
+  type DeliveryRecord,
+  type Gateway,
+  type GatewayPlugin,
+} from '@webhook-gateway/core';
+
+/** A runner that answers every prompt with `answer` (the real runners live in another package). */
+export function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {
+  return definePlugin({
+    name: 'fixed-answer-runner',
+    setup({ hooks }) {
+      hooks.run.tapPromise('fixed-answer-runner', async () => ({ answer }));
+    },
+  });
+}
+
+export interface RunningGateway {
+  gateway: Gateway;
+  store: MemoryStore;
+  url: string;
+}
+
+/** Starts a gateway on 127.0.0.1, a free port, with one `INSECURE_NO_AUTH` route `review`. */
+export async function startGateway(options: {
+  plugin: GatewayPlugin<unknown>;
+  answer: string;
+  platforms: Record<string, unknown>;
+  route: Record<string, unknown>;
+}): Promise<RunningGateway> {
+  const config = parseConfig(
+    {
+      agent: { runner: 'fixed' },
+      platforms: {
+        ...options.platforms,
+        webhook: {
+          extra: {
+            host: '127.0.0.1',
+            port: 0,
+            retry_backoff_ms: 50,
+            routes: { review: { secret: 'INSECURE_NO_AUTH', ...options.route } },
+          },
+        },
+      },
+    },
+    {},
+  );
+  const store = new MemoryStore();
+  const gateway = await createGateway({
+    config,
+    home: '/tmp/webhook-gateway-test-home',
+    store,
+    log: silentLogger(),
+    plugins: [
+      { plugin: options.plugin, options: undefined },
+      { plugin: fixedAnswerRunner(options.answer), options: undefined },
+    ],
+  });
+  const { port } = await gateway.start();
+  return { gateway, store, url: `http://127.0.0.1:${port}` };
+}
+
+/** Posts a forge-style pull_request delivery to the `review` route. */
+export async function postPullRequest(
+  url: string,
+  payload: Record<string, unknown>,
+): Promise<Response> {
+  return fetch(`${url}/webhooks/review`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forge-event': 'pull_request',
+      'x-forge-delivery': `test-${Date.now()}-${Math.random()}`,
+    },
+    body: JSON.stringify(payload),
+  });
+}
+
+/** Polls the journal until the only delivery is delivered or failed. */
+export async function waitForDelivery(
+  store: MemoryStore,
+  timeoutMs = 10_000,
+): Promise<DeliveryRecord> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [record] = await store.list({});
+    if (record && (record.status === 'delivered' || record.status === 'failed')) return record;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no delivery finished within ${timeoutMs} ms (status ${record?.status ?? 'none'})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,112 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openDatabase, storeDefaultPath } from './connection.js';
+import { migrate, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { useTestStores } from './test-support/stores.js';
+
+const { dir } = useTestStores();
+
+/** Opens with `openDatabase`, runs `inspect`, closes. */
+function withDatabase<T>(file: string, fsync: boolean, inspect: (db: Database.Database) => T): T {
+  const db = openDatabase({ path: file, fsync });
+  try {
+    return inspect(db);
+  } finally {
+    db.close();
+  }
+}
+
+describe('storeDefaultPath', () => {
+  it('puts the journal at <home>/state.db', () => {
+    expect(storeDefaultPath('/srv/gateway')).toBe(path.join('/srv/gateway', 'state.db'));
+  });
+});
+
+describe('openDatabase', () => {
+  it('creates the missing directory and a file only its owner can read', () => {
+    const file = path.join(dir(), 'nested', 'home', 'state.db');
+    withDatabase(file, false, () => undefined);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('opens in WAL mode with a busy timeout and synchronous NORMAL by default', () => {
+    const file = path.join(dir(), 'state.db');
+    withDatabase(file, false, (db) => {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    });
+  });
+
+  it('uses synchronous FULL when fsync is on', () => {
+    withDatabase(path.join(dir(), 'state.db'), true, (db) => {
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    });
+  });
+
+  it('creates the journal, keys and subscriptions tables at the current schema version', () => {
+    withDatabase(path.join(dir(), 'state.db'), false, (db) => {
+      expect(schemaVersionOf(db)).toBe(SCHEMA_VERSION);
+      const names = db
+        .prepare<[]>(
+          `SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') ORDER BY name`,
+        )
+        .pluck()
+        .all();
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'deliveries',
+          'idempotency_keys',
+          'subscriptions',
+          'journal_sequence',
+          'deliveries_status_seq',
+          'deliveries_route_seq',
+          'deliveries_delivery_id',
+          'deliveries_finished_at',
+        ]),
+      );
+    });
+  });
+
+  it('refuses a file written by a newer schema version and says what to do', () => {
+    const file = path.join(dir(), 'state.db');
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => openDatabase({ path: file })).toThrow(
+      /schema version 2, newer than this webhook-gateway understands \(1\); upgrade webhook-gateway/,
+    );
+  });
+});
+
+describe('migrate', () => {
+  it('applies only the steps a file lacks, each once', () => {
+    const db = new Database(path.join(dir(), 'state.db'));
+    try {
+      const applied: number[] = [];
+      const steps = [1, 2, 3].map((step) => () => void applied.push(step));
+      migrate(db, steps.slice(0, 2));
+      migrate(db, steps);
+      migrate(db, steps);
+      expect(applied).toEqual([1, 2, 3]);
+      expect(schemaVersionOf(db)).toBe(3);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves the version unchanged when a step fails', () => {
+    const db = new Database(path.join(dir(), 'state.db'));
+    try {
+      const failing = () => {
+        throw new Error('bad step');
+      };
+      expect(() => migrate(db, [() => undefined, failing])).toThrow('bad step');
+      expect(schemaVersionOf(db)).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,4 @@
+/** The embedded durable store of webhook-gateway: a journal in one SQLite file. */
+export { SqliteStore, openSqliteStore, INTERRUPTED_ATTEMPT_ERROR } from './sqlite-store.js';
+export { storeDefaultPath, BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './connection.js';
+export { SCHEMA_VERSION } from './schema.js';

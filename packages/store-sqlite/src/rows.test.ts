@@ -1,0 +1,23 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { HOUR_MS, newDelivery, useTestStores } from './test-support/stores.js';
+
+const { open } = useTestStores();
+
+describe('reading rows', () => {
+  it('reports a damaged row with its table, id and column instead of returning bad data', async () => {
+    const store = open();
+    const result = await store.accept(newDelivery(), HOUR_MS);
+    if (!result.accepted) throw new Error('expected the delivery to be accepted');
+    const other = new Database(store.path);
+    other.prepare(`UPDATE deliveries SET payload = '{not json', headers = '{"x-count": 1}'`).run();
+    other.close();
+
+    const read = store.get(result.record.id);
+    await expect(read).rejects.toThrow(
+      `the deliveries row "${result.record.id}" in the journal is damaged`,
+    );
+    await expect(store.get(result.record.id)).rejects.toThrow(/payload is not valid JSON/);
+    await expect(store.get(result.record.id)).rejects.toThrow(/headers\.x-count/);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The database schema and its migrations. `PRAGMA user_version` holds the version a file is
+ * at; each migration moves it up by one, inside a write transaction, so two processes opening a
+ * new file at once cannot both migrate it.
+ */
+import type Database from 'better-sqlite3';
+
+/** One step of the schema: applied to a database at version `index`, leaves it at `index + 1`. */
+type Migration = (db: Database.Database) => void;
+
+const createJournal: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE deliveries (
+      id              TEXT PRIMARY KEY,            -- the journal's own id (uuid)
+      seq             INTEGER NOT NULL UNIQUE,     -- order of arrival; a replay takes a new one
+      route           TEXT NOT NULL,
+      event           TEXT NOT NULL,
+      action          TEXT,
+      delivery_id     TEXT NOT NULL,               -- the sender's id
+      received_at     INTEGER NOT NULL,
+      payload         TEXT NOT NULL,               -- JSON object
+      headers         TEXT NOT NULL,               -- JSON object of strings
+      order_key       TEXT,
+      max_attempts    INTEGER NOT NULL,
+      status          TEXT NOT NULL CHECK (status IN ('queued', 'running', 'delivered', 'failed')),
+      attempts        INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      prompt          TEXT,
+      answer          TEXT,
+      last_error      TEXT,
+      started_at      INTEGER,
+      finished_at     INTEGER,
+      attempt_log     TEXT NOT NULL DEFAULT '[]',  -- JSON array of attempts
+      agent           TEXT                         -- JSON accounting of the last run
+    );
+    CREATE INDEX deliveries_status_seq ON deliveries (status, seq);
+    CREATE INDEX deliveries_route_seq ON deliveries (route, seq);
+    CREATE INDEX deliveries_delivery_id ON deliveries (delivery_id);
+    CREATE INDEX deliveries_finished_at ON deliveries (finished_at);
+
+    -- The last seq handed out. Not MAX(seq): pruning the newest row must not let a later row
+    -- reuse its number, or a poller whose cursor is already there would never see that row.
+    CREATE TABLE journal_sequence (
+      id       INTEGER PRIMARY KEY CHECK (id = 1),
+      last_seq INTEGER NOT NULL
+    );
+    INSERT INTO journal_sequence (id, last_seq) VALUES (1, 0);
+
+    CREATE TABLE idempotency_keys (
+      route       TEXT NOT NULL,
+      delivery_id TEXT NOT NULL,
+      expires_at  INTEGER NOT NULL,
+      PRIMARY KEY (route, delivery_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+
+    CREATE TABLE subscriptions (
+      name            TEXT PRIMARY KEY,
+      description     TEXT,
+      events          TEXT NOT NULL,               -- JSON array of strings
+      prompt          TEXT,
+      deliver         TEXT NOT NULL,
+      deliver_chat_id TEXT,
+      skills          TEXT NOT NULL,               -- JSON array of strings
+      secret          TEXT NOT NULL,
+      created_at      INTEGER NOT NULL,
+      updated_at      INTEGER NOT NULL
+    );
+  `);
+};
+
+/** Every migration in order; append new ones, never edit a released one. */
+export const migrations: readonly Migration[] = [createJournal];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = migrations.length;
+
+/** The version a database file is at (0 for a new file). */
+export function schemaVersionOf(db: Database.Database): number {
+  const version: unknown = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') {
+    throw new Error(`PRAGMA user_version returned ${String(version)}, not a number`);
+  }
+  return version;
+}
+
+/**
+ * Brings a database up to `SCHEMA_VERSION`. Refuses a file written by a newer version rather
+ * than guess at columns it does not know.
+ */
+export function migrate(db: Database.Database, steps: readonly Migration[] = migrations): void {
+  const apply = db.transaction(() => {
+    // Read again inside the write lock: another process may have migrated meanwhile.
+    const from = schemaVersionOf(db);
+    if (from > steps.length) {
+      throw new Error(
+        `the database is at schema version ${from}, newer than this webhook-gateway understands ` +
+          `(${steps.length}); upgrade webhook-gateway or point store.path at another file`,
+      );
+    }
+    for (let version = from; version < steps.length; version++) {
+      steps[version]?.(db);
+      db.pragma(`user_version = ${version + 1}`);
+    }
+  });
+  if (schemaVersionOf(db) !== steps.length) apply.immediate();
+}

@@ -1,0 +1,307 @@
+/**
+ * The embedded durable store: a journal of deliveries, idempotency keys and subscriptions in
+ * one SQLite file, shared by the running gateway and the CLI. Semantics follow core's
+ * `MemoryStore`; every method that changes state returns after its transaction is committed.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  AcceptResult,
+  AgentAccounting,
+  DeliveryFilter,
+  DeliveryRecord,
+  NewDelivery,
+  Store,
+  Subscription,
+} from '@webhook-gateway/core';
+import type Database from 'better-sqlite3';
+import { closeAttempt, startAttempt } from './attempt-log.js';
+import { openDatabase, type SqliteStoreOptions } from './connection.js';
+import { GroupCommit } from './group-commit.js';
+import { deliveryFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
+import { prepareStatements, type DeliveryInsert, type Statements } from './statements.js';
+
+/** An accept waiting for its batch: the row to insert, serialized before the batch runs. */
+interface PendingAccept {
+  delivery: NewDelivery;
+  row: Omit<DeliveryInsert, 'id' | 'seq'>;
+  windowMs: number;
+}
+
+/** What an attempt cut short by a stop or crash is recorded with when `recover()` requeues it. */
+export const INTERRUPTED_ATTEMPT_ERROR = 'interrupted: the gateway stopped during this attempt';
+
+const DEFAULT_LIST_LIMIT = 50;
+
+/** Serializes a JSON column value, naming the delivery when it cannot be stored. */
+function toJsonColumn(value: unknown, what: string, delivery: NewDelivery): string {
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text !== 'string') throw new Error('it has no JSON form');
+    return text;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
+        `it is not serializable as JSON (${reason})`,
+    );
+  }
+}
+
+/**
+ * A `Store` on a SQLite file in WAL mode.
+ *
+ * @example
+ * const store = openSqliteStore({ path: storeDefaultPath(home) });
+ * const result = await store.accept(delivery, 3_600_000);
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  /** The database file. */
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly statements: Statements;
+  private readonly accepts: GroupCommit<PendingAccept, AcceptResult>;
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    this.path = options.path;
+    this.db = openDatabase(options);
+    this.statements = prepareStatements(this.db);
+    const commitAccepts = this.db.transaction((batch: readonly PendingAccept[]) =>
+      batch.map((pending) => this.acceptOne(pending)),
+    );
+    // IMMEDIATE: take the write lock up front, so a busy file means waiting, not failing.
+    this.accepts = new GroupCommit((batch) => commitAccepts.immediate(batch));
+  }
+
+  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+    this.assertOpen();
+    const row = {
+      route: delivery.route,
+      event: delivery.event,
+      action: delivery.action,
+      delivery_id: delivery.deliveryId,
+      received_at: delivery.receivedAt,
+      payload: toJsonColumn(delivery.payload, 'payload', delivery),
+      headers: toJsonColumn(delivery.headers, 'headers', delivery),
+      order_key: delivery.orderKey,
+      max_attempts: delivery.maxAttempts,
+      next_attempt_at: delivery.receivedAt,
+    };
+    return this.accepts.submit({ delivery, row, windowMs });
+  }
+
+  async recover(): Promise<number> {
+    this.assertOpen();
+    return this.write(() => {
+      const interrupted = this.statements.running.all().map(deliveryFromRow);
+      for (const record of interrupted) {
+        const attemptLog = closeAttempt(record.attemptLog, Date.now(), INTERRUPTED_ATTEMPT_ERROR);
+        this.statements.requeue.run({ id: record.id, attempt_log: JSON.stringify(attemptLog) });
+      }
+      return interrupted.length;
+    });
+  }
+
+  async queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]> {
+    this.assertOpen();
+    return this.statements.queued.all(afterSeq, limit).map(deliveryFromRow);
+  }
+
+  async get(id: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    return this.find(id);
+  }
+
+  async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    this.assertOpen();
+    const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
+    const { list } = this.statements;
+    const { route, status } = filter;
+    const rows =
+      route && status
+        ? list.byRouteAndStatus.all({ route, status, limit })
+        : route
+          ? list.byRoute.all({ route, limit })
+          : status
+            ? list.byStatus.all({ status, limit })
+            : list.all.all({ limit });
+    return rows.map(deliveryFromRow);
+  }
+
+  async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    return this.write(() => {
+      const record = this.readById(id);
+      if (!record) return undefined;
+      const attemptLog = startAttempt(record.attemptLog, now);
+      this.statements.markRunning.run({ id, now, attempt_log: JSON.stringify(attemptLog) });
+      return this.readById(id);
+    });
+  }
+
+  async saveProgress(
+    id: string,
+    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
+  ): Promise<void> {
+    this.assertOpen();
+    this.statements.saveProgress.run({
+      id,
+      prompt: progress.prompt ?? null,
+      answer: progress.answer ?? null,
+      agent: progress.agent === undefined ? null : JSON.stringify(progress.agent),
+    });
+  }
+
+  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+    this.assertOpen();
+    this.write(() => {
+      const record = this.readById(id);
+      if (!record) return;
+      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, error));
+      this.statements.markRetry.run({
+        id,
+        error,
+        next_attempt_at: nextAttemptAt,
+        attempt_log: attemptLog,
+      });
+    });
+  }
+
+  async markDelivered(id: string, now: number): Promise<void> {
+    this.assertOpen();
+    this.write(() => {
+      const record = this.readById(id);
+      if (!record) return;
+      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, null));
+      this.statements.markDelivered.run({ id, now, attempt_log: attemptLog });
+    });
+  }
+
+  async markFailed(id: string, error: string, now: number): Promise<void> {
+    this.assertOpen();
+    this.write(() => {
+      const record = this.readById(id);
+      if (!record) return;
+      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, error));
+      this.statements.markFailed.run({ id, error, now, attempt_log: attemptLog });
+      // Released, so the sender's manual redelivery of this id is run again.
+      this.statements.releaseKey.run({ route: record.route, delivery_id: record.deliveryId });
+    });
+  }
+
+  async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    return this.write(() => {
+      const record = this.find(id);
+      if (!record) return undefined;
+      // A new, higher seq: a running gateway polling past its cursor picks the row up.
+      this.statements.replay.run({ id: record.id, seq: this.nextSeq(), now });
+      return this.readById(record.id);
+    });
+  }
+
+  async prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }> {
+    this.assertOpen();
+    return this.write(() => ({
+      deliveries: this.statements.pruneDeliveries.run(olderThan).changes,
+      keys: this.statements.pruneKeys.run(now).changes,
+    }));
+  }
+
+  async listSubscriptions(): Promise<Subscription[]> {
+    this.assertOpen();
+    return this.statements.listSubscriptions.all().map(subscriptionFromRow);
+  }
+
+  async getSubscription(name: string): Promise<Subscription | undefined> {
+    this.assertOpen();
+    const row = this.statements.getSubscription.get(name);
+    return row === undefined ? undefined : subscriptionFromRow(row);
+  }
+
+  async putSubscription(subscription: Subscription): Promise<void> {
+    this.assertOpen();
+    this.statements.putSubscription.run(subscriptionToRow(subscription));
+  }
+
+  async removeSubscription(name: string): Promise<boolean> {
+    this.assertOpen();
+    return this.statements.removeSubscription.run(name).changes > 0;
+  }
+
+  /** Commits the accepts still waiting for their batch, then closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.accepts.flush();
+    this.closed = true;
+    this.db.close();
+  }
+
+  /** Runs inside the batch transaction: de-duplicate, then journal. */
+  private acceptOne({ delivery, row, windowMs }: PendingAccept): AcceptResult {
+    const claimed = this.statements.claimKey.get({
+      route: delivery.route,
+      delivery_id: delivery.deliveryId,
+      now: delivery.receivedAt,
+      expires_at: delivery.receivedAt + windowMs,
+    });
+    if (claimed === undefined) return { accepted: false, reason: 'duplicate' };
+    const id = randomUUID();
+    const seq = this.nextSeq();
+    this.statements.insertDelivery.run({ ...row, id, seq });
+    const record: DeliveryRecord = {
+      ...delivery,
+      id,
+      seq,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: delivery.receivedAt,
+      prompt: null,
+      answer: null,
+      lastError: null,
+      startedAt: null,
+      finishedAt: null,
+      attemptLog: [],
+      agent: null,
+    };
+    return { accepted: true, record };
+  }
+
+  private nextSeq(): number {
+    const seq: unknown = this.statements.nextSeq.get();
+    if (typeof seq !== 'number') {
+      throw new Error(
+        `the journal's sequence counter is missing in ${this.path}; the file is damaged: restore it from a backup`,
+      );
+    }
+    return seq;
+  }
+
+  private readById(id: string): DeliveryRecord | undefined {
+    const row = this.statements.byId.get(id);
+    return row === undefined ? undefined : deliveryFromRow(row);
+  }
+
+  /** By journal id, or by the sender's delivery id (the newest row with it). */
+  private find(id: string): DeliveryRecord | undefined {
+    const row = this.statements.byId.get(id) ?? this.statements.newestByDeliveryId.get(id);
+    return row === undefined ? undefined : deliveryFromRow(row);
+  }
+
+  /** Runs `change` in one IMMEDIATE transaction: it waits for another writer rather than failing. */
+  private write<T>(change: () => T): T {
+    return this.db.transaction(change).immediate();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new Error(`the SQLite store at ${this.path} is closed; open it again to use it`);
+    }
+  }
+}
+
+/** Opens the journal at `options.path` (creating the file and its directory when missing). */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options);
+}

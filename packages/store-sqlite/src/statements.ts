@@ -1,0 +1,179 @@
+/**
+ * Every SQL statement the store runs, prepared once when the store opens so no call pays for
+ * parsing or planning. Rows come back as `unknown` and go through `rows.ts`.
+ */
+import type { DeliveryStatus } from '@webhook-gateway/core';
+import type Database from 'better-sqlite3';
+
+/** The bind parameters of a new `deliveries` row. */
+export interface DeliveryInsert {
+  id: string;
+  seq: number;
+  route: string;
+  event: string;
+  action: string | null;
+  delivery_id: string;
+  received_at: number;
+  payload: string;
+  headers: string;
+  order_key: string | null;
+  max_attempts: number;
+  next_attempt_at: number;
+}
+
+/** The bind parameters of a `subscriptions` row. */
+export interface SubscriptionRow {
+  name: string;
+  description: string | null;
+  events: string;
+  prompt: string | null;
+  deliver: string;
+  deliver_chat_id: string | null;
+  skills: string;
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+type Statement<Params extends unknown[] | object> = Database.Statement<Params>;
+type ListParams = { route?: string; status?: DeliveryStatus; limit: number };
+type MarkParams = { id: string; now: number; attempt_log: string };
+
+/** The prepared statements, by what they do. */
+export interface Statements {
+  nextSeq: Statement<[]>;
+  claimKey: Statement<{ route: string; delivery_id: string; now: number; expires_at: number }>;
+  releaseKey: Statement<{ route: string; delivery_id: string }>;
+  insertDelivery: Statement<DeliveryInsert>;
+  byId: Statement<[string]>;
+  newestByDeliveryId: Statement<[string]>;
+  queued: Statement<[number, number]>;
+  list: Record<'all' | 'byRoute' | 'byStatus' | 'byRouteAndStatus', Statement<ListParams>>;
+  requeue: Statement<{ id: string; attempt_log: string }>;
+  running: Statement<[]>;
+  markRunning: Statement<MarkParams>;
+  saveProgress: Statement<{
+    id: string;
+    prompt: string | null;
+    answer: string | null;
+    agent: string | null;
+  }>;
+  markRetry: Statement<{ id: string; error: string; next_attempt_at: number; attempt_log: string }>;
+  markDelivered: Statement<MarkParams>;
+  markFailed: Statement<MarkParams & { error: string }>;
+  replay: Statement<{ id: string; seq: number; now: number }>;
+  pruneDeliveries: Statement<[number]>;
+  pruneKeys: Statement<[number]>;
+  listSubscriptions: Statement<[]>;
+  getSubscription: Statement<[string]>;
+  putSubscription: Statement<SubscriptionRow>;
+  removeSubscription: Statement<[string]>;
+}
+
+/** Prepares every statement once, for the life of the connection. */
+export function prepareStatements(db: Database.Database): Statements {
+  const listBy = (where: string) =>
+    db.prepare<ListParams>(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit`);
+  return {
+    nextSeq: db
+      .prepare<[]>(
+        'UPDATE journal_sequence SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq',
+      )
+      .pluck(),
+    /**
+     * Takes the idempotency key unless a live one exists: returns a row when taken, none for a
+     * duplicate. One statement, so a duplicate costs no extra read.
+     */
+    claimKey: db.prepare<{ route: string; delivery_id: string; now: number; expires_at: number }>(
+      `INSERT INTO idempotency_keys (route, delivery_id, expires_at)
+       VALUES (@route, @delivery_id, @expires_at)
+       ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at
+         WHERE idempotency_keys.expires_at <= @now
+       RETURNING 1`,
+    ),
+    releaseKey: db.prepare<{ route: string; delivery_id: string }>(
+      'DELETE FROM idempotency_keys WHERE route = @route AND delivery_id = @delivery_id',
+    ),
+    insertDelivery: db.prepare<DeliveryInsert>(
+      `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, payload,
+         headers, order_key, max_attempts, status, attempts, next_attempt_at)
+       VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at, @payload,
+         @headers, @order_key, @max_attempts, 'queued', 0, @next_attempt_at)`,
+    ),
+    byId: db.prepare<[string]>('SELECT * FROM deliveries WHERE id = ?'),
+    newestByDeliveryId: db.prepare<[string]>(
+      'SELECT * FROM deliveries WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1',
+    ),
+    queued: db.prepare<[number, number]>(
+      `SELECT * FROM deliveries WHERE status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`,
+    ),
+    list: {
+      all: listBy(''),
+      byRoute: listBy('WHERE route = @route'),
+      byStatus: listBy('WHERE status = @status'),
+      byRouteAndStatus: listBy('WHERE route = @route AND status = @status'),
+    },
+    requeue: db.prepare<{ id: string; attempt_log: string }>(
+      `UPDATE deliveries SET status = 'queued', attempt_log = @attempt_log WHERE id = @id`,
+    ),
+    running: db.prepare<[]>(`SELECT * FROM deliveries WHERE status = 'running'`),
+    markRunning: db.prepare<{ id: string; now: number; attempt_log: string }>(
+      `UPDATE deliveries SET status = 'running', attempts = attempts + 1,
+         started_at = COALESCE(started_at, @now), attempt_log = @attempt_log
+       WHERE id = @id`,
+    ),
+    saveProgress: db.prepare<{
+      id: string;
+      prompt: string | null;
+      answer: string | null;
+      agent: string | null;
+    }>(
+      // A null parameter means "not given": keep what is there.
+      `UPDATE deliveries SET prompt = COALESCE(@prompt, prompt), answer = COALESCE(@answer, answer),
+         agent = COALESCE(@agent, agent)
+       WHERE id = @id`,
+    ),
+    markRetry: db.prepare<{
+      id: string;
+      error: string;
+      next_attempt_at: number;
+      attempt_log: string;
+    }>(
+      `UPDATE deliveries SET status = 'queued', last_error = @error,
+         next_attempt_at = @next_attempt_at, attempt_log = @attempt_log
+       WHERE id = @id`,
+    ),
+    markDelivered: db.prepare<{ id: string; now: number; attempt_log: string }>(
+      `UPDATE deliveries SET status = 'delivered', finished_at = @now, attempt_log = @attempt_log
+       WHERE id = @id`,
+    ),
+    markFailed: db.prepare<{ id: string; error: string; now: number; attempt_log: string }>(
+      `UPDATE deliveries SET status = 'failed', last_error = @error, finished_at = @now,
+         attempt_log = @attempt_log
+       WHERE id = @id`,
+    ),
+    replay: db.prepare<{ id: string; seq: number; now: number }>(
+      `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, last_error = NULL,
+         finished_at = NULL, next_attempt_at = @now, seq = @seq
+       WHERE id = @id`,
+    ),
+    pruneDeliveries: db.prepare<[number]>(
+      'DELETE FROM deliveries WHERE finished_at IS NOT NULL AND finished_at < ?',
+    ),
+    pruneKeys: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    listSubscriptions: db.prepare<[]>('SELECT * FROM subscriptions ORDER BY name'),
+    getSubscription: db.prepare<[string]>('SELECT * FROM subscriptions WHERE name = ?'),
+    putSubscription: db.prepare<SubscriptionRow>(
+      `INSERT INTO subscriptions (name, description, events, prompt, deliver, deliver_chat_id,
+         skills, secret, created_at, updated_at)
+       VALUES (@name, @description, @events, @prompt, @deliver, @deliver_chat_id, @skills,
+         @secret, @created_at, @updated_at)
+       ON CONFLICT (name) DO UPDATE SET description = excluded.description,
+         events = excluded.events, prompt = excluded.prompt, deliver = excluded.deliver,
+         deliver_chat_id = excluded.deliver_chat_id, skills = excluded.skills,
+         secret = excluded.secret, created_at = excluded.created_at,
+         updated_at = excluded.updated_at`,
+    ),
+    removeSubscription: db.prepare<[string]>('DELETE FROM subscriptions WHERE name = ?'),
+  };
+}
