@@ -1,5 +1,5 @@
 /** The plugins every gateway has; `plugins:` in config adds to these. */
-import type { LoadedPlugin } from '@webhook-gateway/core';
+import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gateway/core';
 import agent from '@webhook-gateway/agent';
 import altforgeAuth from '@webhook-gateway/auth-altforge';
 import forgeAuth from '@webhook-gateway/auth-forge';
@@ -12,4 +12,22 @@ export function builtinPlugins(): LoadedPlugin[] {
     plugin,
     options: undefined,
   }));
+}
+
+/**
+ * The built-ins plus the plugins config lists, resolved from `fromDir`. A listed plugin with a
+ * built-in's name replaces it (to pass it options) instead of running twice.
+ */
+export async function loadPlugins(
+  entries: readonly PluginEntry[],
+  fromDir: string,
+): Promise<LoadedPlugin[]> {
+  const plugins = builtinPlugins();
+  for (const entry of entries) {
+    const loaded = await importPlugin(entry, fromDir);
+    const index = plugins.findIndex((p) => p.plugin.name === loaded.plugin.name);
+    if (index >= 0) plugins[index] = loaded;
+    else plugins.push(loaded);
+  }
+  return plugins;
 }

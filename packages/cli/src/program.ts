@@ -1,7 +1,11 @@
 /** The `webhook-gateway` command line. */
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
-import { runGateway } from './commands/gateway.js';
+import { registerConfigCommands } from './commands/config.js';
+import { registerDeliveriesCommands } from './commands/deliveries.js';
+import { runGateway, type GatewayCommandOptions } from './commands/gateway.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerWebhookCommands } from './commands/webhook.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };
@@ -30,9 +34,21 @@ export function createProgram(): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
         .default('info'),
     )
-    .action(async (options: { home?: string; config?: string; logLevel: 'info' }) => {
+    .addOption(
+      new Option(
+        '--role <role>',
+        'all: receive and run; receiver: answer HTTP and enqueue; worker: run deliveries',
+      )
+        .choices(['all', 'receiver', 'worker'])
+        .default('all'),
+    )
+    .action(async (options: GatewayCommandOptions) => {
       await runGateway(options);
     });
 
+  registerDeliveriesCommands(program);
+  registerWebhookCommands(program);
+  registerConfigCommands(program);
+  registerInitCommand(program);
   return program;
 }

@@ -13,6 +13,7 @@ import { createReceiver } from './receiver.js';
 import { createRouteResolver, routeSecrets } from './routes.js';
 import type { Store } from './store.js';
 import { WorkerPool } from './worker-pool.js';
+import type { DeliveryQueue, GatewayRole } from './queue.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -21,8 +22,8 @@ export interface GatewayOptions {
   log: Logger;
   /** Built-in and configured plugins, in order; core's own taps come first. */
   plugins: LoadedPlugin[];
-  /** A limiter shared across processes, when the store offers one. */
-  rateLimiter?: RateLimiter;
+  /** `receiver` answers HTTP and enqueues; `worker` runs deliveries; `all` (default) both. */
+  role?: GatewayRole;
 }
 
 /** True for addresses only this machine can reach. */
@@ -57,14 +58,14 @@ export function securityProblems(config: GatewayConfig): string[] {
 
 export interface Gateway {
   readonly hooks: GatewayHooks;
-  /** Listens and starts the workers; resolves with the bound address. */
-  start(): Promise<{ host: string; port: number }>;
+  /** Listens (unless a worker) and starts the workers (unless a receiver); resolves with the bound address. */
+  start(): Promise<{ host: string; port: number } | undefined>;
   /** Stops accepting, lets running work finish (bounded), closes the store. */
   stop(): Promise<void>;
   /** Applies a new config's routes, secrets and filters without dropping in-flight work. */
   reload(config: GatewayConfig): void;
   readonly config: GatewayConfig;
-  readonly pool: WorkerPool;
+  readonly queue: DeliveryQueue;
 }
 
 /** Sets up the plugins and checks the config; nothing listens until `start`. */
@@ -74,10 +75,28 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const problems = securityProblems(config);
   if (problems.length > 0) throw new StartupError(problems.join('\n'));
 
+  const role = options.role ?? 'all';
   const hooks = createHooks();
+  let queue: DeliveryQueue | undefined;
+  const queueStats = {
+    get queuedCount() {
+      return queue?.queuedCount ?? 0;
+    },
+    get runningCount() {
+      return queue?.runningCount ?? 0;
+    },
+  };
   const instances: PluginInstance[] = [];
   for (const loaded of [{ plugin: corePlugin, options: undefined }, ...options.plugins]) {
-    const instance = await setupPlugin(loaded, { hooks, log, config, home, serving: true });
+    const instance = await setupPlugin(loaded, {
+      hooks,
+      log,
+      config,
+      home,
+      serving: true,
+      store,
+      queue: queueStats,
+    });
     if (instance) instances.push(instance);
   }
   const settings = () => config.platforms.webhook.extra;
@@ -91,15 +110,26 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const getConfig = () => config;
   const resolveRoute = createRouteResolver(getConfig, store);
-  const pool = new WorkerPool({ store, hooks, config: getConfig, resolveRoute, home, log });
-  const rateLimiter = options.rateLimiter ?? new SlidingWindowRateLimiter();
+  const attemptDeps = { store, hooks, config: getConfig, resolveRoute, home, log };
+  const deliveryQueue: DeliveryQueue = store.createQueue
+    ? store.createQueue({ ...attemptDeps, role })
+    : new WorkerPool(attemptDeps);
+  queue = deliveryQueue;
+  const rateLimiter: RateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
   const app = createReceiver({
     hooks,
     config: getConfig,
     resolveRoute,
     store,
     rateLimiter,
-    onAccepted: (record) => pool.enqueue(record),
+    onAccepted: (record) => {
+      Promise.resolve(deliveryQueue.enqueue(record)).catch((error: unknown) => {
+        log.error(
+          { route: record.route, delivery_id: record.deliveryId, err: errorMessage(error) },
+          'could not enqueue',
+        );
+      });
+    },
     log,
   });
   const handle = app.callback();
@@ -120,7 +150,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   return {
     hooks,
-    pool,
+    queue: deliveryQueue,
     get config() {
       return config;
     },
@@ -129,11 +159,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         log.warn('no agent is configured: each answer is the rendered prompt (set agent.runner)');
       }
       for (const instance of instances) await instance.start?.();
-      await pool.start();
+      // The embedded pool is the only queue of its journal, so a receiver-only role makes no sense there.
+      if (role !== 'receiver' || !store.createQueue) await deliveryQueue.start();
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
       timers.push(pruneTimer);
+      if (role === 'worker') return undefined;
 
       const requestTimeoutMs = settings().request_timeout_s * 1000;
       server.requestTimeout = requestTimeoutMs;
@@ -173,9 +205,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = server.listening
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve();
       server.closeIdleConnections();
-      await pool.stop(settings().shutdown_timeout_s * 1000);
+      await deliveryQueue.stop(settings().shutdown_timeout_s * 1000);
       server.closeAllConnections();
       await closed;
       for (const instance of instances) {

@@ -3,7 +3,13 @@
  * does). The hook class says the control flow; plugins tap by their package name.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap } from 'tapable';
+import {
+  AsyncSeriesBailHook,
+  AsyncSeriesHook,
+  AsyncSeriesWaterfallHook,
+  HookMap,
+  SyncHook,
+} from 'tapable';
 import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
 import type { AgentAccounting, DeliveryRecord } from './delivery.js';
 import type { Logger } from './logger.js';
@@ -75,6 +81,39 @@ export interface DeliverRequest {
   signal: AbortSignal;
 }
 
+/** How one webhook request ended, for metrics and audit. */
+export interface RequestEvent {
+  /** The route named in the path (it may be unknown). */
+  route: string;
+  outcome: RequestOutcome;
+  status: number;
+  durationMs: number;
+}
+
+export type RequestOutcome =
+  | 'accepted'
+  | 'ignored'
+  | 'duplicate'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'too_large'
+  | 'bad_request'
+  | 'unsupported_type'
+  | 'unknown_route'
+  | 'error';
+
+/** How one attempt at a delivery ended. */
+export interface AttemptEvent {
+  record: DeliveryRecord;
+  /** The route's target, or null when the route was gone before one was known. */
+  target: string | null;
+  status: 'delivered' | 'retry' | 'failed';
+  error?: string;
+  durationMs: number;
+  /** How long the agent ran, when it ran in this attempt. */
+  runMs: number | undefined;
+}
+
 export interface GatewayHooks {
   /** Each auth scheme checks a request carrying its headers; `undefined` means "not mine". */
   readonly authenticate: AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>;
@@ -86,6 +125,10 @@ export interface GatewayHooks {
   readonly run: AsyncSeriesBailHook<[RunRequest], RunResult | undefined>;
   /** One hook per target name (`log`, `forge_comment`, `messenger_a`, …): sends the answer. */
   readonly deliver: HookMap<AsyncSeriesHook<[DeliverRequest]>>;
+  /** Observation only: each webhook request's outcome (metrics). Taps must not throw. */
+  readonly requestHandled: SyncHook<[RequestEvent]>;
+  /** Observation only: each attempt's outcome (metrics, audit). Taps must not throw. */
+  readonly attemptFinished: SyncHook<[AttemptEvent]>;
 }
 
 /** Creates the hooks of one gateway. */
@@ -96,5 +139,7 @@ export function createHooks(): GatewayHooks {
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
     run: new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
+    requestHandled: new SyncHook<[RequestEvent]>(['event']),
+    attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
   });
 }

@@ -28,8 +28,16 @@ export {
   subscriptionToRoute,
   type RouteResolver,
 } from './routes.js';
-export { createReceiver, type RequestOutcome } from './receiver.js';
-export { WorkerPool, backoffDelay } from './worker-pool.js';
+export { createReceiver } from './receiver.js';
+export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+export {
+  runAttempt,
+  backoffDelay,
+  isPermanentError,
+  type AttemptDeps,
+  type AttemptOutcome,
+} from './attempt.js';
+export * from './queue.js';
 export {
   createGateway,
   isLoopbackHost,

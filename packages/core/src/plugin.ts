@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { GatewayConfig } from './config/schema.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
+import type { Store } from './store.js';
 
 /** What `setup` receives besides its options. */
 export interface PluginContext {
@@ -14,6 +15,16 @@ export interface PluginContext {
   home: string;
   /** Whether the gateway is about to serve (false for `config validate` and other commands). */
   serving: boolean;
+  /** The journal and subscriptions (absent when a command only validates config). */
+  store?: Store;
+  /** Live counts of the delivery queue (absent when not serving). */
+  queue?: QueueStats;
+}
+
+/** How much work is waiting and running right now. */
+export interface QueueStats {
+  readonly queuedCount: number;
+  readonly runningCount: number;
 }
 
 /** Optional lifecycle a plugin returns from `setup`. */

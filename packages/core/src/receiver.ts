@@ -8,7 +8,7 @@ import { BadBodyError, BodyTooLargeError, parsePayload, readRawBody } from './bo
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
+import type { GatewayHooks, RequestOutcome } from './hooks.js';
 import { deliveryIdOf, eventTypeOf, keptHeaders } from './headers.js';
 import type { Logger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -26,28 +26,30 @@ export interface ReceiverOptions {
   log: Logger;
 }
 
-/** The outcome of one webhook request, for logs and metrics. */
-export type RequestOutcome =
-  | 'accepted'
-  | 'ignored'
-  | 'duplicate'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'too_large'
-  | 'bad_request'
-  | 'unsupported_type'
-  | 'unknown_route'
-  | 'error';
-
 function reply(ctx: Koa.Context, status: number, body: Record<string, unknown>): void {
   ctx.status = status;
   ctx.body = body;
 }
 
-/** Answers without reading the body: close the connection rather than drain an unread upload. */
+/** How long an unread upload is discarded after the answer before the socket is dropped. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers without reading the (rest of the) body, then closes the connection. Closing a socket
+ * with unread bytes makes the kernel send a reset, which can destroy the answer before the client
+ * reads it; so, like nginx's lingering close, half-close first and discard what still arrives for
+ * a moment. Nothing is buffered.
+ */
 function replyUnread(ctx: Koa.Context, status: number, body: Record<string, unknown>): void {
   reply(ctx, status, body);
-  if (!ctx.req.complete) ctx.set('Connection', 'close');
+  if (ctx.req.complete) return;
+  ctx.set('Connection', 'close');
+  const socket = ctx.req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+  ctx.req.resume();
 }
 
 export function createReceiver(options: ReceiverOptions): Koa {
@@ -72,8 +74,15 @@ export function createReceiver(options: ReceiverOptions): Koa {
   });
 
   router.post('/webhooks/:route', async (ctx) => {
-    const outcome = await handleWebhook(ctx, ctx.params.route ?? '');
-    ctx.state.outcome = outcome;
+    const started = performance.now();
+    const route = ctx.params.route ?? '';
+    let outcome: RequestOutcome = 'error';
+    try {
+      outcome = await handleWebhook(ctx, route);
+    } finally {
+      const durationMs = performance.now() - started;
+      hooks.requestHandled.call({ route, outcome, status: ctx.status, durationMs });
+    }
   });
 
   router.all('/webhooks/:route', (ctx) => {

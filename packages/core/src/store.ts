@@ -3,6 +3,8 @@
  * default is SQLite (`@webhook-gateway/store-sqlite`); `MemoryStore` serves tests.
  */
 import type { AgentAccounting, DeliveryRecord, DeliveryStatus, NewDelivery } from './delivery.js';
+import type { DeliveryQueue, QueueContext } from './queue.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export type AcceptResult =
   { accepted: true; record: DeliveryRecord } | { accepted: false; reason: 'duplicate' };
@@ -65,4 +67,9 @@ export interface Store {
   removeSubscription(name: string): Promise<boolean>;
 
   close(): Promise<void>;
+
+  /** A queue shared by several processes; without one, the gateway runs its embedded pool. */
+  createQueue?(context: QueueContext): DeliveryQueue;
+  /** A rate limiter shared by several receivers; without one, each process counts its own. */
+  readonly rateLimiter?: RateLimiter;
 }

@@ -3,13 +3,10 @@
  * per-route limit, one-at-a-time per pull/merge request in order of arrival, and retries with
  * exponential backoff and jitter. The store is the truth; this keeps only light handles.
  */
-import { agentForRoute, type GatewayConfig, type RouteConfig } from './config/schema.js';
+import { runAttempt, type AttemptDeps } from './attempt.js';
 import type { DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
-import type { Logger } from './logger.js';
-import type { Store } from './store.js';
-import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+import type { DeliveryQueue } from './queue.js';
 
 /** What the pool remembers of a queued delivery. */
 interface QueuedItem {
@@ -27,53 +24,13 @@ interface RunningItem {
   done: Promise<void>;
 }
 
-export interface WorkerPoolOptions {
-  store: Store;
-  hooks: GatewayHooks;
-  /** Read on every run, so a reloaded config applies to the next delivery. */
-  config: () => GatewayConfig;
-  /** The route a delivery belongs to: static or dynamic; undefined when it is gone. */
-  resolveRoute: (name: string) => Promise<RouteConfig | undefined>;
-  home: string;
-  log: Logger;
+export interface WorkerPoolOptions extends AttemptDeps {
   /** How often to look for deliveries queued by another process (`deliveries replay`). */
   pollIntervalMs?: number;
-  random?: () => number;
 }
 
-/** The delay before attempt `attempt + 1`: exponential, capped at 10 minutes, with jitter. */
-export function backoffDelay(
-  attempt: number,
-  baseMs: number,
-  random: () => number = Math.random,
-): number {
-  const exponential = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
-  return Math.round(exponential * (0.5 + random() * 0.5));
-}
-
-/** Rejects after `ms` with a timeout error, unless the promise settles first. */
-async function withTimeout<T>(
-  promise: Promise<T>,
-  ms: number,
-  what: string,
-  abort: AbortController,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new Error(`${what} timed out after ${ms / 1000} s`);
-      abort.abort(error);
-      reject(error);
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export class WorkerPool {
+/** The embedded queue: the journal is the truth, this process schedules from it. */
+export class WorkerPool implements DeliveryQueue {
   /** Sorted by seq (order of arrival). */
   private readonly queue: QueuedItem[] = [];
   private readonly known = new Set<string>();
@@ -87,11 +44,7 @@ export class WorkerPool {
   private polling = false;
   private dispatchScheduled = false;
   private stopping = false;
-  private readonly random: () => number;
-
-  constructor(private readonly options: WorkerPoolOptions) {
-    this.random = options.random ?? Math.random;
-  }
+  constructor(private readonly options: WorkerPoolOptions) {}
 
   /** Puts crashed runs back in the queue, loads every queued delivery and starts polling. */
   async start(): Promise<void> {
@@ -253,90 +206,14 @@ export class WorkerPool {
     this.running.set(item.id, { route: item.route, orderKey: item.orderKey, abort, done });
   }
 
-  /** One attempt: render, run (unless an earlier attempt already has the answer), deliver. */
+  /** One attempt; a retry goes back into the queue at its place, with its backoff. */
   private async process(item: QueuedItem, abort: AbortController): Promise<void> {
-    const { store, hooks } = this.options;
-    const record = await store.markRunning(item.id, Date.now());
-    if (!record) {
+    const outcome = await runAttempt(this.options, item.id, abort, () => this.stopping);
+    if (outcome.status === 'retry') {
       this.known.delete(item.id);
-      return;
-    }
-    const log = this.options.log.child({ route: record.route, delivery_id: record.deliveryId });
-    const config = this.options.config();
-    try {
-      const routeConfig = await this.options.resolveRoute(record.route);
-      if (!routeConfig) throw new Error(`route "${record.route}" no longer exists`);
-      const agent = agentForRoute(config.agent, routeConfig.agent);
-      let answer = record.answer;
-      if (answer === null) {
-        const base = routeConfig.prompt
-          ? renderTemplate(routeConfig.prompt, record.payload)
-          : renderDefaultPrompt(record.route, record.event, record.payload);
-        const prompt = await hooks.render.promise(base, {
-          delivery: record,
-          routeConfig,
-          agent,
-          log,
-        });
-        await store.saveProgress(record.id, { prompt });
-        log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
-        const result = await withTimeout(
-          hooks.run.promise({
-            prompt,
-            delivery: record,
-            routeConfig,
-            agent,
-            home: this.options.home,
-            log,
-            signal: abort.signal,
-          }),
-          agent.timeout_s * 1000,
-          `agent run (${agent.runner})`,
-          abort,
-        );
-        if (!result)
-          throw new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`);
-        answer = result.answer;
-        await store.saveProgress(record.id, {
-          answer,
-          ...(result.accounting ? { agent: result.accounting } : {}),
-        });
-      }
-      const target = hooks.deliver.get(routeConfig.deliver);
-      if (!target?.isUsed())
-        throw new Error(`no delivery target named "${routeConfig.deliver}" is installed`);
-      await target.promise({
-        answer,
-        delivery: record,
-        routeConfig,
-        extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload),
-        config,
-        log,
-        signal: abort.signal,
-      });
-      await store.markDelivered(record.id, Date.now());
-      this.known.delete(record.id);
-      log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
-    } catch (error) {
-      if (this.stopping && abort.signal.aborted) return; // left `running`: requeued at the next start
-      const message = errorMessage(error);
-      const now = Date.now();
-      if (record.attempts >= record.maxAttempts) {
-        await store.markFailed(record.id, message, now);
-        this.known.delete(record.id);
-        log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
-        return;
-      }
-      const nextAttemptAt =
-        now +
-        backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, this.random);
-      await store.markRetry(record.id, message, now, nextAttemptAt);
-      log.warn(
-        { attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now },
-        'attempt failed; will retry',
-      );
-      this.known.delete(record.id);
-      this.add({ ...item, nextAttemptAt });
+      this.add({ ...item, nextAttemptAt: outcome.nextAttemptAt });
+    } else if (outcome.status !== 'interrupted') {
+      this.known.delete(item.id);
     }
   }
 }

@@ -4,16 +4,17 @@ import {
   createGateway,
   createLogger,
   errorMessage,
-  importPlugin,
   loadConfig,
+  type GatewayRole,
   type LogLevel,
 } from '@webhook-gateway/core';
-import { builtinPlugins } from '../builtin-plugins.js';
+import { loadPlugins } from '../builtin-plugins.js';
 import { loadContext, type HomeOptions } from '../context.js';
 import { openStore } from '../open-store.js';
 
 export interface GatewayCommandOptions extends HomeOptions {
   logLevel: LogLevel;
+  role: GatewayRole;
 }
 
 /** The line operators and scripts wait for (DESIGN §9). */
@@ -26,8 +27,7 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
   const logger = createLogger({ home: context.home, level: options.logLevel });
   const { log } = logger;
   const store = await openStore(context.config.store, context.home);
-  const plugins = [...builtinPlugins()];
-  for (const entry of context.config.plugins) plugins.push(await importPlugin(entry, context.dir));
+  const plugins = await loadPlugins(context.config.plugins, context.dir);
 
   let gateway;
   try {
@@ -51,8 +51,16 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
     throw error;
   }
   const routes = Object.keys(gateway.config.platforms.webhook.extra.routes);
-  log.info({ host: address.host, port: address.port, routes, store: store.kind }, 'listening');
-  process.stdout.write(`${listeningLine(address.host, address.port, routes)}\n`);
+  if (address) {
+    log.info(
+      { host: address.host, port: address.port, routes, store: store.kind, role: options.role },
+      'listening',
+    );
+    process.stdout.write(`${listeningLine(address.host, address.port, routes)}\n`);
+  } else {
+    log.info({ store: store.kind, role: options.role }, 'worker started');
+    process.stdout.write(`[webhook] Worker started — store: ${store.kind}\n`);
+  }
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,0 +1,209 @@
+/**
+ * One attempt at a journaled delivery: render → run (unless an earlier attempt already has the
+ * answer) → deliver, then the outcome written to the store. Queues (the in-process pool, a
+ * shared-queue worker) decide when to call it; this decides what an attempt is.
+ */
+import { agentForRoute, type GatewayConfig } from './config/schema.js';
+import type { DeliveryRecord } from './delivery.js';
+import { errorMessage } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
+import type { Logger } from './logger.js';
+import type { RouteResolver } from './routes.js';
+import type { Store } from './store.js';
+import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+
+export interface AttemptDeps {
+  store: Store;
+  hooks: GatewayHooks;
+  /** Read on every attempt, so a reloaded config applies to the next one. */
+  config: () => GatewayConfig;
+  resolveRoute: RouteResolver;
+  home: string;
+  log: Logger;
+  random?: () => number;
+}
+
+export type AttemptOutcome =
+  | { status: 'delivered'; record: DeliveryRecord }
+  | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
+  | { status: 'failed'; record: DeliveryRecord; error: string }
+  /** Cut short by a stop: left `running` in the journal, requeued at the next start. */
+  | { status: 'interrupted'; record: DeliveryRecord }
+  /** The row is gone (pruned, or never existed). */
+  | { status: 'missing' };
+
+/** An error a retry cannot fix (a malformed target, say): the delivery fails at once. */
+export function isPermanentError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { retryable?: unknown }).retryable === false
+  );
+}
+
+/** The delay before attempt `attempt + 1`: exponential, capped at 10 minutes, with jitter. */
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
+  const exponential = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
+  return Math.round(exponential * (0.5 + random() * 0.5));
+}
+
+/** Rejects after `ms` with a timeout error (aborting the run), unless the promise settles first. */
+async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  abort: AbortController,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`${what} timed out after ${ms / 1000} s`);
+      abort.abort(error);
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs one attempt of delivery `id` and records its outcome. `stopping` tells an abort caused by
+ * the gateway stopping (leave the row for the next start) from a failure.
+ */
+export async function runAttempt(
+  deps: AttemptDeps,
+  id: string,
+  abort: AbortController,
+  stopping: () => boolean,
+): Promise<AttemptOutcome> {
+  const { store, hooks } = deps;
+  const record = await store.markRunning(id, Date.now());
+  if (!record) return { status: 'missing' };
+  const log = deps.log.child({ route: record.route, delivery_id: record.deliveryId });
+  const config = deps.config();
+  const startedAt = Date.now();
+  let target: string | null = null;
+  let runMs: number | undefined;
+  try {
+    const routeConfig = await deps.resolveRoute(record.route);
+    if (!routeConfig)
+      throw Object.assign(new Error(`route "${record.route}" no longer exists`), {
+        retryable: false,
+      });
+    target = routeConfig.deliver;
+    const agent = agentForRoute(config.agent, routeConfig.agent);
+    let answer = record.answer;
+    if (answer === null) {
+      const base = routeConfig.prompt
+        ? renderTemplate(routeConfig.prompt, record.payload)
+        : renderDefaultPrompt(record.route, record.event, record.payload);
+      const prompt = await hooks.render.promise(base, {
+        delivery: record,
+        routeConfig,
+        agent,
+        log,
+      });
+      await store.saveProgress(record.id, { prompt });
+      log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
+      const runStarted = Date.now();
+      const result = await withTimeout(
+        hooks.run.promise({
+          prompt,
+          delivery: record,
+          routeConfig,
+          agent,
+          home: deps.home,
+          log,
+          signal: abort.signal,
+        }),
+        agent.timeout_s * 1000,
+        `agent run (${agent.runner})`,
+        abort,
+      );
+      runMs = Date.now() - runStarted;
+      if (!result) {
+        throw Object.assign(
+          new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
+          {
+            retryable: false,
+          },
+        );
+      }
+      answer = result.answer;
+      record.answer = answer;
+      if (result.accounting) record.agent = result.accounting;
+      await store.saveProgress(record.id, {
+        answer,
+        ...(result.accounting ? { agent: result.accounting } : {}),
+      });
+    }
+    const deliver = hooks.deliver.get(routeConfig.deliver);
+    if (!deliver?.isUsed()) {
+      throw Object.assign(
+        new Error(`no delivery target named "${routeConfig.deliver}" is installed`),
+        { retryable: false },
+      );
+    }
+    await deliver.promise({
+      answer,
+      delivery: record,
+      routeConfig,
+      extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload),
+      config,
+      log,
+      signal: abort.signal,
+    });
+    await store.markDelivered(record.id, Date.now());
+    log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
+    hooks.attemptFinished.call({
+      record,
+      target,
+      status: 'delivered',
+      durationMs: Date.now() - startedAt,
+      runMs,
+    });
+    return { status: 'delivered', record };
+  } catch (error) {
+    if (stopping() && abort.signal.aborted) return { status: 'interrupted', record };
+    const message = errorMessage(error);
+    const now = Date.now();
+    const durationMs = now - startedAt;
+    if (record.attempts >= record.maxAttempts || isPermanentError(error)) {
+      await store.markFailed(record.id, message, now);
+      log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
+      hooks.attemptFinished.call({
+        record,
+        target,
+        status: 'failed',
+        error: message,
+        durationMs,
+        runMs,
+      });
+      return { status: 'failed', record, error: message };
+    }
+    const nextAttemptAt =
+      now +
+      backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, deps.random);
+    await store.markRetry(record.id, message, now, nextAttemptAt);
+    log.warn(
+      { attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now },
+      'attempt failed; will retry',
+    );
+    hooks.attemptFinished.call({
+      record,
+      target,
+      status: 'retry',
+      error: message,
+      durationMs,
+      runMs,
+    });
+    return { status: 'retry', record, error: message, nextAttemptAt };
+  }
+}
