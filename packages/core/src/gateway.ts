@@ -77,13 +77,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const role = options.role ?? 'all';
   const hooks = createHooks();
-  let queue: DeliveryQueue | undefined;
+  // Plugins are set up before the queue exists; their stats read it once it does.
+  const current: { queue?: DeliveryQueue } = {};
   const queueStats = {
     get queuedCount() {
-      return queue?.queuedCount ?? 0;
+      return current.queue?.queuedCount ?? 0;
     },
     get runningCount() {
-      return queue?.runningCount ?? 0;
+      return current.queue?.runningCount ?? 0;
     },
   };
   const instances: PluginInstance[] = [];
@@ -114,7 +115,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const deliveryQueue: DeliveryQueue = store.createQueue
     ? store.createQueue({ ...attemptDeps, role })
     : new WorkerPool(attemptDeps);
-  queue = deliveryQueue;
+  current.queue = deliveryQueue;
   const rateLimiter: RateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
   const app = createReceiver({
     hooks,
