@@ -4,6 +4,7 @@ import { runCommand } from './command-runner.js';
 import { runDryRun } from './dry-run.js';
 import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
 import { localTerminalWarning, openAISetupProblems } from './setup-checks.js';
+import { pruneWorkDirs } from './work-dir.js';
 
 export const AGENT_PLUGIN_NAME = '@webhook-gateway/agent';
 
@@ -18,7 +19,7 @@ export type { RetryPolicy } from './retry.js';
 export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<undefined> {
   return definePlugin({
     name: AGENT_PLUGIN_NAME,
-    setup({ hooks, config, log, serving }) {
+    setup({ hooks, config, log, serving, home }) {
       const problems = openAISetupProblems(config);
       if (problems.length > 0) throw new Error(problems.join('\n'));
       if (serving) {
@@ -37,6 +38,28 @@ export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<un
             return undefined;
         }
       });
+      // Work directories go with their journal rows: pruned after the same retention.
+      const retentionMs = config.platforms.webhook.extra.retention_days * 86_400_000;
+      let timer: NodeJS.Timeout | undefined;
+      const prune = () =>
+        pruneWorkDirs(home, retentionMs).catch((error: unknown) => {
+          log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'could not prune work directories',
+          );
+          return 0;
+        });
+      return {
+        async start() {
+          if (!serving) return;
+          await prune();
+          timer = setInterval(() => void prune(), 3_600_000);
+          timer.unref();
+        },
+        async stop() {
+          clearInterval(timer);
+        },
+      };
     },
   });
 }

@@ -14,3 +14,31 @@ export async function ensureWorkDir(home: string, journalId: string): Promise<st
   await fs.mkdir(dir, { recursive: true });
   return dir;
 }
+
+/**
+ * Removes work directories not touched for `maxAgeMs` (they outlive their journal rows otherwise).
+ * Returns how many were removed; a missing `<home>/work` is nothing to do.
+ */
+export async function pruneWorkDirs(
+  home: string,
+  maxAgeMs: number,
+  now = Date.now(),
+): Promise<number> {
+  const root = path.join(home, 'work');
+  let entries: string[];
+  try {
+    entries = await fs.readdir(root);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    const dir = path.join(root, entry);
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (stat?.isDirectory() && now - stat.mtimeMs > maxAgeMs) {
+      await fs.rm(dir, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}

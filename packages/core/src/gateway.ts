@@ -58,8 +58,11 @@ export function securityProblems(config: GatewayConfig): string[] {
 
 export interface Gateway {
   readonly hooks: GatewayHooks;
-  /** Listens (unless a worker) and starts the workers (unless a receiver); resolves with the bound address. */
-  start(): Promise<{ host: string; port: number } | undefined>;
+  /**
+   * Starts the workers (unless a receiver) and listens (unless a worker); resolves with the bound
+   * address (`listening: false` and port 0 for a worker).
+   */
+  start(): Promise<{ host: string; port: number; listening: boolean }>;
   /** Stops accepting, lets running work finish (bounded), closes the store. */
   stop(): Promise<void>;
   /** Applies a new config's routes, secrets and filters without dropping in-flight work. */
@@ -166,7 +169,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
       timers.push(pruneTimer);
-      if (role === 'worker') return undefined;
+      if (role === 'worker') return { host: settings().host, port: 0, listening: false };
 
       const requestTimeoutMs = settings().request_timeout_s * 1000;
       server.requestTimeout = requestTimeoutMs;
@@ -202,7 +205,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         server.listen(settings().port, settings().host);
       });
       const address = server.address() as AddressInfo;
-      return { host: settings().host, port: address.port };
+      return { host: settings().host, port: address.port, listening: true };
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);

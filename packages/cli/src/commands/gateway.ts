@@ -51,7 +51,7 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
     throw error;
   }
   const routes = Object.keys(gateway.config.platforms.webhook.extra.routes);
-  if (address) {
+  if (address.listening) {
     log.info(
       { host: address.host, port: address.port, routes, store: store.kind, role: options.role },
       'listening',
