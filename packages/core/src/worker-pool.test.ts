@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from './config/load.js';
+import { corePlugin } from './core-plugin.js';
+import type { NewDelivery } from './delivery.js';
+import { createHooks, type GatewayHooks } from './hooks.js';
+import { silentLogger } from './logger.js';
+import { MemoryStore } from './memory-store.js';
+import { createRouteResolver } from './routes.js';
+import { WorkerPool } from './worker-pool.js';
+
+const pools: WorkerPool[] = [];
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.stop(1000);
+});
+
+function setup(extra: Record<string, unknown>, run: (deliveryId: string) => Promise<string>) {
+  const config = parseConfig({
+    platforms: { webhook: { extra: { retry_backoff_ms: 5, ...extra } } },
+  });
+  const store = new MemoryStore();
+  const hooks: GatewayHooks = createHooks();
+  void corePlugin.setup(
+    { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
+    undefined,
+  );
+  hooks.run.tapPromise('test', async (request) => ({
+    answer: await run(request.delivery.deliveryId),
+  }));
+  const pool = new WorkerPool({
+    store,
+    hooks,
+    config: () => config,
+    resolveRoute: createRouteResolver(() => config, store),
+    home: '/tmp',
+    log: silentLogger(),
+    random: () => 1,
+  });
+  pools.push(pool);
+  return { store, pool };
+}
+
+function delivery(route: string, deliveryId: string, orderKey: string | null = null): NewDelivery {
+  return {
+    route,
+    event: 'pull_request',
+    action: 'opened',
+    deliveryId,
+    receivedAt: Date.now(),
+    payload: {},
+    headers: {},
+    orderKey,
+    maxAttempts: 3,
+  };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not reached');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('WorkerPool', () => {
+  it('runs deliveries about one pull request one at a time, in order of arrival', async () => {
+    const events: string[] = [];
+    const { store, pool } = setup(
+      { concurrency: 4, routes: { r: { secret: 's' } } },
+      async (id) => {
+        events.push(`start ${id}`);
+        await sleep(20);
+        events.push(`end ${id}`);
+        return 'ok';
+      },
+    );
+    await pool.start();
+    for (const id of ['a1', 'a2', 'a3']) {
+      const result = await store.accept(delivery('r', id, 'r|o/r|1'), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+    }
+    await until(async () => (await store.list({ status: 'delivered' })).length === 3);
+    expect(events).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
+  });
+
+  it('runs different pull requests in parallel up to the global limit', async () => {
+    let running = 0;
+    let peak = 0;
+    const { store, pool } = setup({ concurrency: 2, routes: { r: { secret: 's' } } }, async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await sleep(30);
+      running--;
+      return 'ok';
+    });
+    await pool.start();
+    for (let i = 0; i < 6; i++) {
+      const result = await store.accept(delivery('r', `p${i}`, `r|o/r|${i}`), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+    }
+    await until(async () => (await store.list({ status: 'delivered' })).length === 6);
+    expect(peak).toBe(2);
+  });
+
+  it('holds a route to its own concurrency', async () => {
+    let running = 0;
+    let peak = 0;
+    const { store, pool } = setup(
+      { concurrency: 4, routes: { narrow: { secret: 's', concurrency: 1 } } },
+      async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(20);
+        running--;
+        return 'ok';
+      },
+    );
+    await pool.start();
+    for (let i = 0; i < 4; i++) {
+      const result = await store.accept(delivery('narrow', `n${i}`), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+    }
+    await until(async () => (await store.list({ status: 'delivered' })).length === 4);
+    expect(peak).toBe(1);
+  });
+
+  it('retries a failing run, then records the failure and releases the delivery id', async () => {
+    let calls = 0;
+    const { store, pool } = setup({ routes: { r: { secret: 's' } } }, async () => {
+      calls++;
+      throw new Error(`boom ${calls}`);
+    });
+    await pool.start();
+    const result = await store.accept(delivery('r', 'f1'), 3_600_000);
+    if (result.accepted) pool.enqueue(result.record);
+    await until(async () => (await store.list({ status: 'failed' })).length === 1);
+    const [failed] = await store.list({ status: 'failed' });
+    expect(calls).toBe(3);
+    expect(failed?.attempts).toBe(3);
+    expect(failed?.lastError).toBe('boom 3');
+    expect(failed?.attemptLog.map((a) => a.error)).toEqual(['boom 1', 'boom 2', 'boom 3']);
+    expect((await store.accept(delivery('r', 'f1'), 3_600_000)).accepted).toBe(true);
+  });
+
+  it('picks up a delivery queued again by another process (replay)', async () => {
+    let calls = 0;
+    const { store, pool } = setup({ routes: { r: { secret: 's' } } }, async () => {
+      calls++;
+      return 'ok';
+    });
+    await pool.start();
+    const result = await store.accept(delivery('r', 'rp'), 3_600_000);
+    if (result.accepted) pool.enqueue(result.record);
+    await until(async () => (await store.list({ status: 'delivered' })).length === 1);
+    await store.replay('rp', Date.now()); // as the CLI does, without telling the pool
+    await until(
+      async () => calls === 2 && (await store.list({ status: 'delivered' })).length === 1,
+    );
+  });
+});

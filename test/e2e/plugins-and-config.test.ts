@@ -1,0 +1,142 @@
+/** Plugins listed in config, resolved from the config file's directory, and `--config FILE`. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import {
+  cleanupHomes,
+  makeHome,
+  repoRoot,
+  runCli,
+  startGateway,
+  waitFor,
+  withLoopbackDefaults,
+  writeConfig,
+} from '../support/gateway.js';
+import { sendForge } from '../support/requests.js';
+
+const SECRET = 'plugin-secret-5555555555';
+const coreUrl = new URL(`file://${path.join(repoRoot, 'packages/core/dist/index.js')}`).href;
+
+afterAll(() => cleanupHomes());
+
+/** A local plugin adding a `file` target that appends answers to a file. */
+function writeFileTargetPlugin(dir: string, outFile: string): void {
+  fs.writeFileSync(
+    path.join(dir, 'file-target.mjs'),
+    `import fs from 'node:fs';
+import { definePlugin } from '${coreUrl}';
+export default definePlugin({
+  name: 'file-target',
+  setup({ hooks }, options) {
+    hooks.deliver.for('file').tapPromise('file-target', async ({ answer, delivery }) => {
+      fs.appendFileSync(options?.path ?? ${JSON.stringify(outFile)}, delivery.deliveryId + ' ' + answer.length + '\\n');
+    });
+  },
+});
+`,
+  );
+}
+
+describe('plugins', () => {
+  it('loads a local plugin relative to the config file and delivers through its target', async () => {
+    const home = makeHome();
+    const outFile = path.join(home, 'delivered.txt');
+    writeFileTargetPlugin(home, outFile);
+    const gateway = await startGateway({
+      home,
+      config: {
+        plugins: [{ name: './file-target.mjs', options: { path: outFile } }],
+        platforms: {
+          webhook: { extra: { secret: SECRET, routes: { files: { deliver: 'file' } } } },
+        },
+      },
+    });
+    try {
+      const sent = await sendForge(gateway.url, 'files', {
+        body: '{"a":1}',
+        secret: SECRET,
+        event: 'push',
+        deliveryId: 'plug-1',
+      });
+      expect(sent.status).toBe(202);
+      const line = await waitFor(
+        () => (fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : undefined),
+        'the plugin target',
+      );
+      expect(line).toMatch(/^plug-1 \d+\n$/);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('says a package plugin is not installed, and where it looked', async () => {
+    const home = makeHome();
+    writeConfig(home, {
+      plugins: ['webhook-gateway-plugin-that-does-not-exist'],
+      platforms: { webhook: { extra: { secret: SECRET } } },
+    });
+    const result = await runCli(['gateway', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('webhook-gateway-plugin-that-does-not-exist');
+    expect(result.stderr).toContain('is not installed');
+    expect(result.stderr).toContain(home);
+  });
+
+  it('says a plugin that throws while loading failed to load, with its error', async () => {
+    const home = makeHome();
+    fs.writeFileSync(path.join(home, 'broken.mjs'), "throw new Error('kaboom at import');\n");
+    writeConfig(home, {
+      plugins: ['./broken.mjs'],
+      platforms: { webhook: { extra: { secret: SECRET } } },
+    });
+    const result = await runCli(['gateway', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('failed to load');
+    expect(result.stderr).toContain('kaboom at import');
+  });
+
+  it('refuses a route whose target no plugin provides, naming the route', async () => {
+    const home = makeHome();
+    writeConfig(home, {
+      platforms: {
+        webhook: { extra: { secret: SECRET, routes: { paged: { deliver: 'pager' } } } },
+      },
+    });
+    const result = await runCli(['gateway', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('route "paged"');
+    expect(result.stderr).toContain('pager');
+  });
+});
+
+describe('--config FILE', () => {
+  it('reads the given file instead of <home>/config.yaml', async () => {
+    const home = makeHome();
+    writeConfig(home, {
+      platforms: { webhook: { extra: { secret: SECRET, routes: { from_home: {} } } } },
+    });
+    const elsewhere = path.join(makeHome(), 'other.yaml');
+    fs.writeFileSync(
+      elsewhere,
+      stringify(
+        withLoopbackDefaults({
+          platforms: { webhook: { extra: { secret: SECRET, routes: { from_flag: {} } } } },
+        }),
+      ),
+    );
+    const gateway = await startGateway({ home, args: ['--config', elsewhere] });
+    try {
+      expect(gateway.stdout()).toContain('routes: from_flag');
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('fails with the path when the given file does not exist', async () => {
+    const missing = path.join(makeHome(), 'missing.yaml');
+    const result = await runCli(['gateway', '--config', missing]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(missing);
+  });
+});
