@@ -42,7 +42,11 @@ export class MemoryStore implements Store {
     for (const record of this.deliveries.values()) {
       if (record.status === 'running') {
         record.status = 'queued';
-        this.closeAttempt(record, Date.now(), 'interrupted: the gateway stopped during this attempt');
+        this.closeAttempt(
+          record,
+          Date.now(),
+          'interrupted: the gateway stopped during this attempt',
+        );
         count++;
       }
     }
