@@ -43,7 +43,10 @@ export function registerConfigCommands(program: Command): void {
     .command('validate')
     .description('check the config as the gateway would at start (exit 1 on any problem)')
     .addOption(
-      new Option('--home <dir>', 'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)'),
+      new Option(
+        '--home <dir>',
+        'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
+      ),
     )
     .addOption(new Option('--config <file>', 'config file (default: <home>/config.yaml)'))
     .option('--json', 'print the result as JSON')

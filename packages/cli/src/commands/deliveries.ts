@@ -2,7 +2,7 @@
  * `webhook-gateway deliveries list|show|replay`: read the journal and queue a delivery again.
  * They open the same store as the gateway and work while it runs.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { CommanderError, Option, type Command } from 'commander';
 import { withJournal } from '../deliveries-journal.js';
 import { formatDeliveryList } from '../deliveries-list-format.js';
 import {
@@ -95,7 +95,7 @@ export function registerDeliveriesCommands(program: Command): void {
   addHomeOptions(
     deliveries
       .command('list')
-      .description('the newest deliveries in the journal, newest first')
+      .description('list journaled deliveries, newest first')
       .addOption(new Option('--route <route>', 'only this route'))
       .addOption(
         new Option('--status <status>', `only this status: ${DELIVERY_STATUSES.join(' | ')}`),

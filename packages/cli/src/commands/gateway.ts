@@ -1,16 +1,19 @@
 /** `webhook-gateway gateway`: load config and plugins, listen, run until a signal. */
 import {
-  ConfigError,
   createGateway,
   createLogger,
   errorMessage,
-  loadConfig,
+  resolveConfigPath,
   type GatewayRole,
   type LogLevel,
 } from '@webhook-gateway/core';
 import { loadPlugins } from '../builtin-plugins.js';
+import { gatewayProblems } from '../config-check.js';
 import { loadContext, type HomeOptions } from '../context.js';
 import { openStore } from '../open-store.js';
+import { createConfigReloader } from '../reload-config.js';
+import { configWatchEnabled, loadConfigForReload } from '../reload-load.js';
+import { watchConfigFile } from '../reload-watch.js';
 
 export interface GatewayCommandOptions extends HomeOptions {
   logLevel: LogLevel;
@@ -42,10 +45,33 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
     await store.close();
     throw error;
   }
+  // SIGHUP or a change of the config file reloads routes, secrets and filters, checked as at
+  // start; an invalid file keeps the running config. Set up before listening, so no change made
+  // after the listening line is missed.
+  const reload = createConfigReloader({
+    load: () => loadConfigForReload(context.home, options.config),
+    check: (next) => gatewayProblems(next, { home: context.home, plugins }),
+    current: () => gateway.config,
+    apply: (next) => gateway.reload(next),
+    log,
+  });
+  process.on('SIGHUP', () => void reload('SIGHUP'));
+  const configFile = resolveConfigPath(context.home, options.config);
+  const watcher = configWatchEnabled()
+    ? watchConfigFile(configFile, () => void reload('file change'), {
+        onError: (error) =>
+          log.warn(
+            { file: configFile, err: errorMessage(error) },
+            'stopped watching the config file; reload with SIGHUP',
+          ),
+      })
+    : undefined;
+
   let address;
   try {
     address = await gateway.start();
   } catch (error) {
+    watcher?.close();
     await gateway.stop().catch(() => undefined);
     logger.flush();
     throw error;
@@ -73,6 +99,7 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
       process.exit(1);
     }
     stopping = true;
+    watcher?.close();
     log.info({ signal }, 'stopping: no new deliveries, letting running work finish');
     gateway
       .stop()
@@ -89,23 +116,4 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-
-  // SIGHUP reloads routes, secrets and filters; an invalid file keeps the running config.
-  process.on('SIGHUP', () => {
-    loadConfig({ home: context.home, configFile: options.config })
-      .then((next) => {
-        gateway.reload(next.config);
-        log.info(
-          { routes: Object.keys(next.config.platforms.webhook.extra.routes) },
-          'config reloaded',
-        );
-      })
-      .catch((error: unknown) => {
-        const problems =
-          error instanceof ConfigError
-            ? error.problems
-            : [{ path: '', message: errorMessage(error) }];
-        log.error({ problems }, 'config reload rejected; keeping the running config');
-      });
-  });
 }

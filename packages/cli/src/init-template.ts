@@ -1,0 +1,73 @@
+/** The commented `config.yaml` that `webhook-gateway init` writes (pure text, unit-tested). */
+
+/** The schema file `init` writes next to config.yaml; editors find it through the first line. */
+export const SCHEMA_FILE_NAME = 'config.schema.json';
+
+/** The default port of the webhook receiver (DESIGN §5). */
+export const INIT_PORT = 8644;
+
+/**
+ * The config file text: loopback bind, the generated secret as a literal (the file is written
+ * with mode 0600), a forge pull-request route and an altforge merge-request route.
+ */
+export function initConfigYaml(options: { secret: string; port?: number }): string {
+  const port = options.port ?? INIT_PORT;
+  return `# yaml-language-server: $schema=./${SCHEMA_FILE_NAME}
+# webhook-gateway config, written by \`webhook-gateway init\`. Every key: docs/configuration.md.
+# Check it with \`webhook-gateway config validate\`; a running gateway reloads it when it changes.
+#
+# This file holds the webhook secret, so it is readable by its owner only (mode 0600). To keep
+# the secret out of the file, replace the value with an environment reference: \${WEBHOOK_SECRET}.
+
+agent:
+  # dry-run answers with the rendered prompt: a safe way to try routes and templates.
+  # For a real agent (docs/agent.md), for example a local OpenAI-compatible server:
+  #   runner: openai
+  #   base_url: http://127.0.0.1:11434/v1
+  #   model: qwen2.5-coder
+  runner: dry-run
+
+platforms:
+  webhook:
+    enabled: true
+    extra:
+      # Loopback only: put a reverse proxy or a tunnel in front of it, or bind 0.0.0.0 to accept
+      # deliveries from other machines (then run the agent sandboxed: docs/agent.md).
+      host: 127.0.0.1
+      port: ${port}
+      # The forge signs each delivery with this secret; the altforge sends it as its token.
+      # Register the same value at both ends. To rotate, list both for a while: [new, old].
+      secret: "${options.secret}"
+      routes:
+        # forge (GitHub-style): payload URL {public_url}/webhooks/pull-requests, content type
+        # application/json, the secret above, events: "Pull requests".
+        pull-requests:
+          events: [pull_request]
+          actions: [opened, synchronize, reopened]
+          filters:
+            pull_request.draft: false
+          prompt: |
+            Review pull request #{number} in {repository.full_name}: "{pull_request.title}".
+            Fetch the diff with: gh pr diff {number} --repo {repository.full_name}
+          skills: [code-review]
+          deliver: log
+          # To answer with a comment on the pull request (needs \`gh\` logged in):
+          # deliver: forge_comment
+          # deliver_extra: { repo: "{repository.full_name}", pr_number: "{number}" }
+
+        # altforge (GitLab-style): URL {public_url}/webhooks/merge-requests, the secret above as
+        # the secret token, trigger: "Merge request events".
+        merge-requests:
+          events: [merge_request]
+          actions: [open, reopen, update]
+          filters:
+            object_attributes.draft: false
+          prompt: |
+            Review merge request !{object_attributes.iid} in {project.path_with_namespace}: "{object_attributes.title}".
+            Fetch the diff with: glab mr diff {object_attributes.iid} --repo {project.path_with_namespace}
+          skills: [code-review]
+          deliver: log
+          # To answer with a note on the merge request (needs \`glab\` logged in):
+          # deliver: altforge_comment
+`;
+}

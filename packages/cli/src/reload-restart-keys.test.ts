@@ -1,0 +1,38 @@
+import { parseConfig } from '@webhook-gateway/core';
+import { describe, expect, it } from 'vitest';
+import { restartOnlyChanges } from './reload-restart-keys.js';
+
+describe('restartOnlyChanges', () => {
+  const running = parseConfig({
+    platforms: { webhook: { extra: { secret: 'a', routes: { r: {} } } } },
+  });
+
+  it('is empty when only routes, secrets and filters change', () => {
+    const next = parseConfig({
+      platforms: {
+        webhook: {
+          extra: {
+            secret: ['b', 'a'],
+            rate_limit: 5,
+            routes: { r: { actions: ['opened'] }, s: {} },
+          },
+        },
+      },
+    });
+    expect(restartOnlyChanges(running, next)).toEqual([]);
+  });
+
+  it('names the settings read only at start', () => {
+    const next = parseConfig({
+      store: { kind: 'memory' },
+      platforms: {
+        webhook: { extra: { secret: 'a', port: 9000, host: '127.0.0.1', routes: { r: {} } } },
+      },
+    });
+    expect(restartOnlyChanges(running, next)).toEqual([
+      'store',
+      'platforms.webhook.extra.host',
+      'platforms.webhook.extra.port',
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Reading a gateway's journal from a test: through the CLI (`deliveries list|show --json`, what
+ * an operator sees), or straight from the SQLite file for quick polling while a gateway runs.
+ */
+import path from 'node:path';
+import type { DeliveryRecord } from '@webhook-gateway/core';
+import { openSqliteStore } from '@webhook-gateway/store-sqlite';
+import { runCli } from './gateway.js';
+
+/** A row of `deliveries list --json`. */
+export interface ListedDelivery {
+  id: string;
+  deliveryId: string;
+  route: string;
+  event: string;
+  action: string | null;
+  status: 'queued' | 'running' | 'delivered' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  receivedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  lastError: string | null;
+}
+
+/** `deliveries show --json`. */
+export interface ShownDelivery extends ListedDelivery {
+  headers: Record<string, string>;
+  payload: Record<string, unknown>;
+  prompt: string | null;
+  answer: string | null;
+  attemptLog: {
+    attempt: number;
+    startedAt: string;
+    finishedAt: string | null;
+    durationMs: number | null;
+    error: string | null;
+  }[];
+  agent: Record<string, unknown> | null;
+}
+
+/** Runs `webhook-gateway deliveries <args> --home <home>` and fails the test on a non-zero exit. */
+async function deliveriesJson(home: string, args: string[]): Promise<unknown> {
+  const result = await runCli(['deliveries', ...args, '--json', '--home', home]);
+  if (result.code !== 0) {
+    throw new Error(`deliveries ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  }
+  return JSON.parse(result.stdout) as unknown;
+}
+
+/** Every delivery of the journal, newest first, as `deliveries list --json` prints them. */
+export async function listDeliveries(home: string, ...args: string[]): Promise<ListedDelivery[]> {
+  return (await deliveriesJson(home, ['list', '--limit', '100000', ...args])) as ListedDelivery[];
+}
+
+/** One delivery as `deliveries show <id> --json` prints it. */
+export async function showDelivery(home: string, id: string): Promise<ShownDelivery> {
+  return (await deliveriesJson(home, ['show', id])) as ShownDelivery;
+}
+
+/** All rows of `<home>/state.db`, read directly (WAL lets a reader in while the gateway writes). */
+export async function readJournal(home: string): Promise<DeliveryRecord[]> {
+  const store = openSqliteStore({ path: path.join(home, 'state.db') });
+  try {
+    return await store.list({ limit: 1_000_000 });
+  } finally {
+    await store.close();
+  }
+}
