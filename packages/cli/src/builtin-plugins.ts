@@ -3,15 +3,18 @@ import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gate
 import agent from '@webhook-gateway/agent';
 import altforgeAuth from '@webhook-gateway/auth-altforge';
 import forgeAuth from '@webhook-gateway/auth-forge';
+import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
 
 export function builtinPlugins(): LoadedPlugin[] {
-  return [forgeAuth, altforgeAuth, agent, forgeComment, messenger, sms].map((plugin) => ({
-    plugin,
-    options: undefined,
-  }));
+  return [forgeAuth, altforgeAuth, agent, forgeComment, messenger, sms, dashboard].map(
+    (plugin) => ({
+      plugin,
+      options: undefined,
+    }),
+  );
 }
 
 /**

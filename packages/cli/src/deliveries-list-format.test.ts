@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIST_HEADER, deliveryListRow, formatDeliveryList } from './deliveries-list-format.js';
-import { testRecord } from './deliveries-test-record.js';
+import { testRecord } from './test-support/deliveries-test-record.js';
 import { formatTime } from './table.js';
 
 describe('formatDeliveryList', () => {

@@ -1,7 +1,7 @@
 import { MemoryStore, type NewDelivery } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { DeliveryNotFoundError, findDelivery, replayDelivery } from './deliveries-replay.js';
-import { T0 } from './deliveries-test-record.js';
+import { T0 } from './test-support/deliveries-test-record.js';
 
 function newDelivery(deliveryId: string): NewDelivery {
   return {

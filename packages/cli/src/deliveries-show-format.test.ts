@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDeliveryDetail, formatFields } from './deliveries-show-format.js';
-import { T0, testRecord } from './deliveries-test-record.js';
+import { T0, testRecord } from './test-support/deliveries-test-record.js';
 
 describe('formatDeliveryDetail', () => {
   it('shows ids, status, timings, headers, each attempt with its error, prompt and answer', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentRoundAttempts, deliveryDurationMs } from './deliveries-timing.js';
-import { T0, testRecord } from './deliveries-test-record.js';
+import { T0, testRecord } from './test-support/deliveries-test-record.js';
 
 describe('deliveryDurationMs', () => {
   it('runs from the first attempt to the outcome, backoff included', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { T0, testRecord } from './deliveries-test-record.js';
+import { T0, testRecord } from './test-support/deliveries-test-record.js';
 import { deliveryDetail, deliverySummary } from './deliveries-view.js';
 
 describe('deliverySummary', () => {

@@ -1,4 +1,4 @@
-/** Opens the store config names: SQLite at `<home>/state.db` by default. */
+/** Opens the store config names: SQLite at `<home>/state.db` by default, or Redis at `store.url`. */
 import path from 'node:path';
 import { MemoryStore, StartupError, type Store, type StoreConfig } from '@webhook-gateway/core';
 
@@ -17,9 +17,20 @@ export async function openStore(store: StoreConfig, home: string): Promise<Store
         );
       }
     }
-    case 'redis':
-      throw new StartupError(
-        'store.kind "redis" is not available in this version; use sqlite (store.kind)',
-      );
+    case 'redis': {
+      if (store.url === undefined) {
+        throw new StartupError(
+          'store.kind "redis" needs the server\'s address: set store.url (for example redis://127.0.0.1:6379)',
+        );
+      }
+      const { openRedisStore, maskRedisUrl } = await import('@webhook-gateway/store-redis');
+      try {
+        return await openRedisStore({ url: store.url });
+      } catch (error) {
+        // The store's own messages name store.url and never carry the password; mask anyway.
+        const message = (error as Error).message.split(store.url).join(maskRedisUrl(store.url));
+        throw new StartupError(`cannot open the Redis store: ${message}`);
+      }
+    }
   }
 }
