@@ -1,1 +1,83 @@
-export {};
+/**
+ * @webhook-gateway/dashboard: Prometheus metrics and the deliveries dashboard, served on a
+ * separate admin listener (`platforms.webhook.extra.admin`) behind the admin token.
+ */
+import { ConfigError, definePlugin, errorMessage, type Logger } from '@webhook-gateway/core';
+import { createAdminApp } from './admin-app.js';
+import { listenAdmin, type AdminServer } from './admin-server.js';
+import { adminSettingsProblems } from './admin-settings.js';
+import { createGatewayMetrics } from './metrics.js';
+import { dashboardOptionsSchema } from './options.js';
+
+export {
+  adminSettingsProblems,
+  MIN_ADMIN_TOKEN_LENGTH,
+  type AdminSettings,
+} from './admin-settings.js';
+export { createAdminApp, type AdminAppDeps } from './admin-app.js';
+export { listenAdmin, type AdminServer } from './admin-server.js';
+export {
+  createGatewayMetrics,
+  requestRouteLabel,
+  UNKNOWN_ROUTE_LABEL,
+  type GatewayMetrics,
+} from './metrics.js';
+export { dashboardOptionsSchema, type DashboardOptions } from './options.js';
+
+export const DASHBOARD_PLUGIN_NAME = '@webhook-gateway/dashboard';
+
+/** Observation taps must not throw (hooks.ts): a metrics bug must never fail a request. */
+function guarded(log: Logger, what: string, observe: () => void): void {
+  try {
+    observe();
+  } catch (error) {
+    log.error({ err: errorMessage(error) }, `could not record ${what} in the metrics`);
+  }
+}
+
+/**
+ * The plugin. Built in; it does nothing until `platforms.webhook.extra.admin` is set.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   webhook:
+ * //     extra:
+ * //       admin: { host: 127.0.0.1, port: 8645, token: "${WEBHOOK_ADMIN_TOKEN}" }
+ */
+export default definePlugin({
+  name: DASHBOARD_PLUGIN_NAME,
+  options: dashboardOptionsSchema,
+  setup({ hooks, log, config, serving, store, queue }, options) {
+    const admin = config.platforms.webhook.extra.admin;
+    if (!admin || !serving || !store || !queue) return;
+    const problems = adminSettingsProblems(admin);
+    if (problems.length > 0) throw new ConfigError(problems);
+    // Checked above; a const keeps the narrowing inside the closures.
+    const token = admin.token ?? '';
+
+    const metrics = createGatewayMetrics({
+      queue,
+      configuredRoutes: Object.keys(config.platforms.webhook.extra.routes),
+    });
+    hooks.requestHandled.tap(DASHBOARD_PLUGIN_NAME, (event) =>
+      guarded(log, 'a request', () => metrics.observeRequest(event)),
+    );
+    hooks.attemptFinished.tap(DASHBOARD_PLUGIN_NAME, (event) =>
+      guarded(log, 'an attempt', () => metrics.observeAttempt(event)),
+    );
+    const app = createAdminApp({ token, store, metrics, config, options, log });
+
+    let server: AdminServer | undefined;
+    return {
+      async start() {
+        server = await listenAdmin(admin, app);
+        log.info({ host: server.host, port: server.port }, 'admin listening');
+      },
+      async stop() {
+        await server?.close();
+        server = undefined;
+      },
+    };
+  },
+});

@@ -1,0 +1,68 @@
+/** Everything the admin listener reads from a request passes one of these schemas first. */
+import { z } from 'zod';
+
+const DELIVERY_STATUSES = ['queued', 'running', 'delivered', 'failed'] as const;
+
+/** An empty form field means "no filter". */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? undefined : value));
+
+/** `?route=…&status=…` of the deliveries table; unknown keys are ignored. */
+export const deliveriesQuerySchema = z.object({
+  route: optionalText(200),
+  status: z
+    .union([z.enum(DELIVERY_STATUSES), z.literal('')])
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+});
+export type DeliveriesQuery = z.infer<typeof deliveriesQuerySchema>;
+
+/** `?next=…` of the login page: where to go once logged in (checked by `safeNextPath`). */
+export const loginQuerySchema = z.object({
+  next: z.string().max(2048).optional(),
+});
+
+/** The login form. */
+export const loginFormSchema = z.object({
+  token: z.string().max(4096),
+  next: optionalText(2048),
+});
+
+/** A form that changes something (replay, log out): its CSRF token. */
+export const csrfFormSchema = z.object({
+  csrf: z.string().max(200).default(''),
+});
+
+/** A journal id (or the sender's delivery id) from a path. */
+export const deliveryIdSchema = z.string().min(1).max(200);
+
+/** The statuses a filter may name, in the order the select lists them. */
+export const deliveryStatuses: readonly string[] = DELIVERY_STATUSES;
+
+/** A query string or form body as a plain object (repeated keys: the last wins). */
+export function paramsObject(params: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(params.entries());
+}
+
+/**
+ * Where to go after logging in: a dashboard path of this listener, never another site (an
+ * open redirect would make the login page a phishing aid).
+ */
+export function safeNextPath(next: string | undefined): string {
+  if (next === undefined) return '/dashboard';
+  const base = 'http://admin.invalid';
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return '/dashboard';
+  }
+  if (url.origin !== base || !next.startsWith('/') || next.startsWith('//')) return '/dashboard';
+  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/')) return '/dashboard';
+  if (url.pathname.startsWith('/dashboard/login')) return '/dashboard';
+  return `${url.pathname}${url.search}`;
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { AttemptEvent, RequestEvent } from '@webhook-gateway/core';
+import { createGatewayMetrics, requestRouteLabel } from './metrics.js';
+import { deliveryRecord } from './test-support/records.js';
+
+function metricsFor(queue = { queuedCount: 0, runningCount: 0 }) {
+  return createGatewayMetrics({ queue, configuredRoutes: ['reviews'], defaultMetrics: false });
+}
+
+/** The value of one series of a counter or gauge, by metric name and exact labels. */
+async function valueOf(
+  metrics: ReturnType<typeof metricsFor>,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const key = (entries: Record<string, unknown>) => JSON.stringify(Object.entries(entries).sort());
+  return metric?.values.find((v) => key(v.labels) === key(labels))?.value;
+}
+
+const request = (route: string, outcome: RequestEvent['outcome']): RequestEvent => ({
+  route,
+  outcome,
+  status: 200,
+  durationMs: 1,
+});
+
+const attempt = (overrides: Partial<AttemptEvent>): AttemptEvent => ({
+  record: deliveryRecord(),
+  target: 'log',
+  status: 'delivered',
+  durationMs: 10,
+  runMs: 2_000,
+  ...overrides,
+});
+
+describe('requestRouteLabel', () => {
+  it('labels unknown routes with the empty route, whatever the path said', () => {
+    expect(requestRouteLabel(request('../../etc', 'unknown_route'), new Set())).toBe('');
+  });
+
+  it('labels an error on a route never resolved as unknown', () => {
+    expect(requestRouteLabel(request('random-123', 'error'), new Set(['reviews']))).toBe('');
+    expect(requestRouteLabel(request('reviews', 'error'), new Set(['reviews']))).toBe('reviews');
+  });
+
+  it('keeps the route of any outcome reached after the route was resolved', () => {
+    expect(requestRouteLabel(request('dynamic-sub', 'unauthorized'), new Set())).toBe(
+      'dynamic-sub',
+    );
+  });
+});
+
+describe('createGatewayMetrics', () => {
+  it('counts requests by route and outcome, folding unknown routes into one series', async () => {
+    const metrics = metricsFor();
+    metrics.observeRequest(request('reviews', 'accepted'));
+    metrics.observeRequest(request('reviews', 'accepted'));
+    metrics.observeRequest(request('reviews', 'duplicate'));
+    metrics.observeRequest(request('nope-1', 'unknown_route'));
+    metrics.observeRequest(request('nope-2', 'unknown_route'));
+    expect(
+      await valueOf(metrics, 'webhook_requests_total', { route: 'reviews', outcome: 'accepted' }),
+    ).toBe(2);
+    expect(
+      await valueOf(metrics, 'webhook_requests_total', { route: 'reviews', outcome: 'duplicate' }),
+    ).toBe(1);
+    expect(
+      await valueOf(metrics, 'webhook_requests_total', { route: '', outcome: 'unknown_route' }),
+    ).toBe(2);
+    const text = await metrics.registry.metrics();
+    expect(text).not.toContain('nope-1');
+  });
+
+  it('reads the queue gauges at scrape time', async () => {
+    const queue = { queuedCount: 3, runningCount: 1 };
+    const metrics = metricsFor(queue);
+    expect(await valueOf(metrics, 'webhook_queue_depth')).toBe(3);
+    expect(await valueOf(metrics, 'webhook_deliveries_running')).toBe(1);
+    queue.queuedCount = 0;
+    expect(await valueOf(metrics, 'webhook_queue_depth')).toBe(0);
+  });
+
+  it('counts attempts by target and status, and final failures apart', async () => {
+    const metrics = metricsFor();
+    metrics.observeAttempt(attempt({ status: 'retry', error: 'boom' }));
+    metrics.observeAttempt(attempt({ status: 'failed', error: 'boom', runMs: undefined }));
+    metrics.observeAttempt(attempt({ target: 'sms', status: 'delivered' }));
+    expect(
+      await valueOf(metrics, 'webhook_delivery_attempts_total', { target: 'log', status: 'retry' }),
+    ).toBe(1);
+    expect(
+      await valueOf(metrics, 'webhook_delivery_attempts_total', {
+        target: 'log',
+        status: 'failed',
+      }),
+    ).toBe(1);
+    expect(
+      await valueOf(metrics, 'webhook_delivery_attempts_total', {
+        target: 'sms',
+        status: 'delivered',
+      }),
+    ).toBe(1);
+    expect(await valueOf(metrics, 'webhook_delivery_failures_total', { target: 'log' })).toBe(1);
+    expect(
+      await valueOf(metrics, 'webhook_delivery_failures_total', { target: 'sms' }),
+    ).toBeUndefined();
+  });
+
+  it('observes run durations in seconds by route', async () => {
+    const metrics = metricsFor();
+    metrics.observeAttempt(attempt({ runMs: 2_000 }));
+    metrics.observeAttempt(attempt({ runMs: 40_000 }));
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('webhook_agent_run_duration_seconds_count{route="reviews"} 2');
+    expect(text).toContain('webhook_agent_run_duration_seconds_sum{route="reviews"} 42');
+    expect(text).toContain('webhook_agent_run_duration_seconds_bucket{le="2.5",route="reviews"} 1');
+  });
+
+  it('adds tokens by route only for attempts in which the agent ran', async () => {
+    const usage = { promptTokens: 120, completionTokens: 30, totalTokens: 150 };
+    const record = deliveryRecord({ agent: { runner: 'openai', usage } });
+    const metrics = metricsFor();
+    metrics.observeAttempt(attempt({ record, status: 'retry', error: 'target down' }));
+    // the next attempt reuses the kept answer: no new run, no new tokens
+    metrics.observeAttempt(attempt({ record, runMs: undefined }));
+    expect(
+      await valueOf(metrics, 'webhook_agent_tokens_total', { route: 'reviews', kind: 'prompt' }),
+    ).toBe(120);
+    expect(
+      await valueOf(metrics, 'webhook_agent_tokens_total', {
+        route: 'reviews',
+        kind: 'completion',
+      }),
+    ).toBe(30);
+  });
+
+  it('ignores a negative token count instead of throwing in a hook', () => {
+    const usage = { promptTokens: -1, completionTokens: Number.NaN, totalTokens: 0 };
+    const metrics = metricsFor();
+    expect(() =>
+      metrics.observeAttempt(
+        attempt({ record: deliveryRecord({ agent: { runner: 'x', usage } }) }),
+      ),
+    ).not.toThrow();
+  });
+});

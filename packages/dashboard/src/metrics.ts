@@ -1,0 +1,129 @@
+/**
+ * The gateway's Prometheus metrics, on a registry of their own: requests by route and outcome,
+ * the queue, agent run durations, delivery attempts and failures by target, tokens by route, and
+ * the default process metrics. Fed by the observation hooks; nothing here blocks a request.
+ */
+import type { AttemptEvent, QueueStats, RequestEvent } from '@webhook-gateway/core';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The route label of requests to a route that does not exist. */
+export const UNKNOWN_ROUTE_LABEL = '';
+
+/** Seconds; agent runs range from a dry run to the 600 s default timeout. */
+const RUN_BUCKETS_S = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/**
+ * The route label of a request. Anyone can POST to `/webhooks/<anything>`, so a name is used
+ * only once the gateway has resolved it as a route: label cardinality stays bounded.
+ */
+export function requestRouteLabel(event: RequestEvent, knownRoutes: ReadonlySet<string>): string {
+  if (event.outcome === 'unknown_route') return UNKNOWN_ROUTE_LABEL;
+  // `error` may come before the route was resolved; trust the name only if seen resolved before.
+  if (event.outcome === 'error' && !knownRoutes.has(event.route)) return UNKNOWN_ROUTE_LABEL;
+  return event.route;
+}
+
+/** A token count a counter can take (prom-client throws on negative or non-finite values). */
+function countable(value: number): number {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  observeRequest(event: RequestEvent): void;
+  observeAttempt(event: AttemptEvent): void;
+}
+
+/**
+ * Creates the metrics on a new registry.
+ *
+ * @example
+ * const metrics = createGatewayMetrics({ queue, configuredRoutes: ['reviews'] });
+ * hooks.requestHandled.tap(NAME, (event) => metrics.observeRequest(event));
+ * const text = await metrics.registry.metrics();
+ */
+export function createGatewayMetrics(options: {
+  queue: QueueStats;
+  configuredRoutes: readonly string[];
+  /** Off in unit tests, which only look at the gateway's own metrics. */
+  defaultMetrics?: boolean;
+}): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const knownRoutes = new Set(options.configuredRoutes);
+  const { queue } = options;
+
+  const requests = new Counter({
+    name: 'webhook_requests_total',
+    help: 'Webhook requests by route and outcome (route "" = unknown route).',
+    labelNames: ['route', 'outcome'] as const,
+    registers,
+  });
+  new Gauge({
+    name: 'webhook_queue_depth',
+    help: 'Deliveries waiting to run.',
+    registers,
+    collect() {
+      this.set(queue.queuedCount);
+    },
+  });
+  new Gauge({
+    name: 'webhook_deliveries_running',
+    help: 'Deliveries running now (agent or target).',
+    registers,
+    collect() {
+      this.set(queue.runningCount);
+    },
+  });
+  const runDuration = new Histogram({
+    name: 'webhook_agent_run_duration_seconds',
+    help: 'How long agent runs took, by route (runs that returned an answer).',
+    labelNames: ['route'] as const,
+    buckets: RUN_BUCKETS_S,
+    registers,
+  });
+  const attempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Delivery attempts by target and how they ended (delivered, retry, failed).',
+    labelNames: ['target', 'status'] as const,
+    registers,
+  });
+  const failures = new Counter({
+    name: 'webhook_delivery_failures_total',
+    help: 'Deliveries that failed for good (attempts used up or a permanent error), by target.',
+    labelNames: ['target'] as const,
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'webhook_agent_tokens_total',
+    help: 'Tokens the agent used, by route and kind (prompt, completion).',
+    labelNames: ['route', 'kind'] as const,
+    registers,
+  });
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  return {
+    registry,
+    observeRequest(event) {
+      if (event.outcome !== 'unknown_route' && event.outcome !== 'error') {
+        knownRoutes.add(event.route);
+      }
+      requests.inc({ route: requestRouteLabel(event, knownRoutes), outcome: event.outcome });
+    },
+    observeAttempt(event) {
+      const target = event.target ?? '';
+      attempts.inc({ target, status: event.status });
+      if (event.status === 'failed') failures.inc({ target });
+      // runMs is set only when the agent ran in this attempt; a retry that reuses the kept
+      // answer must not count the same tokens twice.
+      if (event.runMs === undefined) return;
+      const route = event.record.route;
+      runDuration.observe({ route }, event.runMs / 1000);
+      const usage = event.record.agent?.usage;
+      if (usage) {
+        tokens.inc({ route, kind: 'prompt' }, countable(usage.promptTokens));
+        tokens.inc({ route, kind: 'completion' }, countable(usage.completionTokens));
+      }
+    },
+  };
+}

@@ -1,0 +1,217 @@
+/** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
+import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+import { formatDuration, formatTime, isoTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { canReplay } from '../replay-rule.js';
+import { page, statusBadge } from './layout.js';
+
+function time(ms: number | null): SafeHtml {
+  return ms === null ? html`—` : html`<time datetime="${isoTime(ms)}">${formatTime(ms)}</time>`;
+}
+
+/** Text in a scrollable block, or a note when there is none yet. */
+function block(text: string | null, none: string): SafeHtml {
+  return text === null
+    ? html`<p class="hint">${none}</p>`
+    : html`<pre class="block" tabindex="0">${text}</pre>`;
+}
+
+function attemptsTable(record: DeliveryRecord): SafeHtml {
+  if (record.attemptLog.length === 0) return html`<p class="hint">No attempt has started yet.</p>`;
+  return html`<div class="table-wrap">
+    <table class="cards" id="attempts">
+      <caption>
+        Every attempt, oldest first (a replay adds attempts)
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Attempt</th>
+          <th scope="col">Started</th>
+          <th scope="col">Finished</th>
+          <th scope="col">Took</th>
+          <th scope="col">Result</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${record.attemptLog.map(
+          (attempt) =>
+            html`<tr data-attempt="${attempt.attempt}">
+              <td data-label="Attempt">${attempt.attempt}</td>
+              <td data-label="Started">${time(attempt.startedAt)}</td>
+              <td data-label="Finished">${time(attempt.finishedAt)}</td>
+              <td data-label="Took">
+                ${
+                  attempt.finishedAt === null
+                    ? 'running…'
+                    : formatDuration(attempt.finishedAt - attempt.startedAt)
+                }
+              </td>
+              <td data-label="Result">
+                ${
+                  attempt.finishedAt === null
+                    ? 'running'
+                    : attempt.error === null
+                      ? 'ok'
+                      : html`<code>${attempt.error}</code>`
+                }
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function agentSection(agent: AgentAccounting | null): SafeHtml {
+  if (agent === null) return html`<p class="hint">No agent accounting recorded.</p>`;
+  const usage = agent.usage;
+  const toolCalls = agent.toolCalls ?? [];
+  return html`<dl class="facts">
+      <dt>Runner</dt>
+      <dd>${agent.runner}</dd>
+      <dt>Model</dt>
+      <dd>${agent.model ?? '—'}</dd>
+      <dt>Turns</dt>
+      <dd>${agent.turns ?? '—'}</dd>
+      <dt>Tokens</dt>
+      <dd>
+        ${
+          usage
+            ? `${usage.totalTokens} (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`
+            : '—'
+        }
+      </dd>
+    </dl>
+    <h3>Tool calls</h3>
+    ${
+      toolCalls.length === 0
+        ? html`<p class="hint">No tool calls.</p>`
+        : html`<div class="table-wrap">
+            <table class="cards" id="tool-calls">
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Command</th>
+                  <th scope="col">Exit code</th>
+                  <th scope="col">Took</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${toolCalls.map(
+                  (call) =>
+                    html`<tr>
+                      <td data-label="Tool">${call.tool}</td>
+                      <td data-label="Command"><code>${call.command}</code></td>
+                      <td data-label="Exit code">${call.exitCode ?? '—'}</td>
+                      <td data-label="Took">${formatDuration(call.durationMs)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }`;
+}
+
+/** The replay button, or why there is none yet. */
+function replayForm(record: DeliveryRecord, csrf: string | undefined): SafeHtml {
+  if (!canReplay(record)) {
+    return html`<p class="actions hint">
+      Replay becomes possible once this delivery has finished (it is ${record.status}).
+    </p>`;
+  }
+  const action = `/dashboard/deliveries/${encodeURIComponent(record.id)}/replay`;
+  return html`<form class="actions" method="post" action="${action}">
+    ${csrf === undefined ? html`` : html`<input type="hidden" name="csrf" value="${csrf}" />`}
+    <button type="submit">Replay</button>
+    <p>Runs this delivery again from the start: a new prompt, agent run and delivery.</p>
+  </form>`;
+}
+
+/**
+ * The parts an attempt changes, with the replay button (offered only once finished): what the
+ * live refresh fetches.
+ */
+export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHtml {
+  return html`${replayForm(record, csrf)}
+    <dl class="facts panel">
+      <dt>Status</dt>
+      <dd>${statusBadge(record.status)}</dd>
+      <dt>Route</dt>
+      <dd>${record.route}</dd>
+      <dt>Event</dt>
+      <dd>${record.event}</dd>
+      <dt>Action</dt>
+      <dd>${record.action ?? '—'}</dd>
+      <dt>Delivery id</dt>
+      <dd><code>${record.deliveryId}</code></dd>
+      <dt>Journal id</dt>
+      <dd><code>${record.id}</code></dd>
+      <dt>Received</dt>
+      <dd>${time(record.receivedAt)}</dd>
+      <dt>Attempts</dt>
+      <dd>${record.attempts} of at most ${record.maxAttempts}</dd>
+      <dt>Last error</dt>
+      <dd>${record.lastError === null ? '—' : html`<code>${record.lastError}</code>`}</dd>
+    </dl>
+    <h2>Attempts</h2>
+    ${attemptsTable(record)}
+    <h2>Agent</h2>
+    ${agentSection(record.agent)}
+    <h2>Prompt</h2>
+    ${block(record.prompt, 'Not rendered yet.')}
+    <h2>Answer</h2>
+    ${block(record.answer, 'No answer yet.')}`;
+}
+
+function headersTable(headers: Record<string, string>): SafeHtml {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return html`<p class="hint">No headers kept.</p>`;
+  return html`<dl class="facts panel">
+    ${entries.map(
+      ([name, value]) =>
+        html`<dt><code>${name}</code></dt>
+          <dd><code>${value}</code></dd>`,
+    )}
+  </dl>`;
+}
+
+/** The whole page; `replayed` shows that a replay was just queued. */
+export function deliveryPage(options: {
+  record: DeliveryRecord;
+  replayed: boolean;
+  csrf?: string;
+  refreshMs: number;
+}): SafeHtml {
+  const { record } = options;
+  return page(
+    {
+      title: `Delivery ${record.deliveryId}`,
+      section: 'deliveries',
+      refreshMs: options.refreshMs,
+      ...(options.csrf === undefined ? {} : { csrf: options.csrf }),
+    },
+    html`<p>
+        <a href="/dashboard?route=${encodeURIComponent(record.route)}"
+          >← Deliveries of ${record.route}</a
+        >
+      </p>
+      <h1>Delivery <code>${record.deliveryId}</code></h1>
+      ${
+        options.replayed
+          ? html`<p class="notice" role="status">
+              Replay queued: the gateway runs it again within a few seconds.
+            </p>`
+          : html``
+      }
+      <div
+        id="live"
+        data-refresh="/dashboard/fragments/deliveries/${encodeURIComponent(record.id)}"
+      >
+        ${deliveryLiveParts(record, options.csrf)}
+      </div>
+      <h2>Headers kept</h2>
+      ${headersTable(record.headers)}
+      <h2>Payload</h2>
+      ${block(JSON.stringify(record.payload, null, 2), 'No payload.')}`,
+  );
+}
