@@ -26,6 +26,8 @@ const REDACT = [
 
 export interface GatewayLogger {
   log: Logger;
+  /** Resolves once the log file is open (exiting before that makes pino throw). */
+  ready: Promise<void>;
   /** Writes out what is buffered; call before exit. */
   flush(): void;
 }
@@ -55,8 +57,13 @@ export function createLogger(options: {
     { level: options.level, redact: { paths: REDACT, censor: '****' }, base: { pid: process.pid } },
     pino.multistream(streams),
   );
+  const ready = new Promise<void>((resolve, reject) => {
+    file.once('ready', () => resolve());
+    file.once('error', (error: Error) => reject(error));
+  });
   return {
     log,
+    ready,
     flush: () => {
       try {
         file.flushSync();

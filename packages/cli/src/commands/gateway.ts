@@ -29,6 +29,8 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
   const context = await loadContext(options);
   const logger = createLogger({ home: context.home, level: options.logLevel });
   const { log } = logger;
+  // pino flushes its file at exit and throws if the file is not open yet: wait for it.
+  await logger.ready;
   const store = await openStore(context.config.store, context.home);
   const plugins = await loadPlugins(context.config.plugins, context.dir);
 
@@ -40,6 +42,7 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
       store,
       log,
       plugins,
+      role: options.role,
     });
   } catch (error) {
     await store.close();

@@ -1,0 +1,104 @@
+/**
+ * The journal's atomic steps as Lua scripts: each one changes a row and every index that mentions
+ * it together, so a crash or a concurrent process never sees one without the other.
+ */
+import { RedisScript } from './script.js';
+
+/**
+ * De-duplicate and journal in one step.
+ * KEYS: 1 idempotency key, 2 seq counter, 3 delivery hash, 4 all, 5 status:queued, 6 route,
+ *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1)
+ * ARGV: 1 window ms, 2 journal id, 3 "1" to join the line, 4… hash field/value pairs
+ * Reply: the new seq, or nil for a duplicate.
+ */
+export const ACCEPT = new RedisScript(
+  'accept',
+  `
+if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return nil end
+local seq = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 4))
+for i = 4, 8 do redis.call('ZADD', KEYS[i], seq, ARGV[2]) end
+if ARGV[3] == '1' then redis.call('ZADD', KEYS[9], seq, ARGV[2]) end
+return seq
+`,
+);
+
+/**
+ * One guarded change (see row-changes.ts): applied only if the row's rev is still ARGV[1].
+ * KEYS: 1 delivery hash, 2 status (old), 3 status (new), 4 route-status (old), 5 route-status (new),
+ *       6 all, 7 route, 8 delivery-id, 9 finished, 10 idempotency key, 11 line, 12 seq counter
+ * ARGV: 1 expected rev, 2 the change as JSON
+ * Reply: the row after the change (HGETALL), 0 when the row is gone, -1 when rev moved on.
+ */
+export const APPLY = new RedisScript(
+  'apply',
+  `
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if not rev then return 0 end
+if rev ~= ARGV[1] then return -1 end
+local change = cjson.decode(ARGV[2])
+local id = redis.call('HGET', KEYS[1], 'id')
+local seq = redis.call('HGET', KEYS[1], 'seq')
+if change.newSeq then
+  seq = redis.call('INCR', KEYS[12])
+  redis.call('HSET', KEYS[1], 'seq', seq)
+  for i = 6, 8 do redis.call('ZADD', KEYS[i], seq, id) end
+end
+if change.status then
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('ZREM', KEYS[4], id)
+  redis.call('HSET', KEYS[1], 'status', change.status)
+end
+if change.status or change.newSeq then
+  redis.call('ZADD', KEYS[3], seq, id)
+  redis.call('ZADD', KEYS[5], seq, id)
+end
+if change.set then
+  for field, value in pairs(change.set) do redis.call('HSET', KEYS[1], field, value) end
+end
+if change.unset and #change.unset > 0 then redis.call('HDEL', KEYS[1], unpack(change.unset)) end
+if change.finishedAt then redis.call('ZADD', KEYS[9], change.finishedAt, id) end
+if change.unfinish then redis.call('ZREM', KEYS[9], id) end
+if change.release and redis.call('GET', KEYS[10]) == id then redis.call('DEL', KEYS[10]) end
+if change.leaveLine then redis.call('ZREM', KEYS[11], id) end
+if change.joinLine then redis.call('ZADD', KEYS[11], seq, id) end
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+return redis.call('HGETALL', KEYS[1])
+`,
+);
+
+/**
+ * Writes fields of a row that still exists (a pruned row is not brought back half-empty).
+ * KEYS: 1 delivery hash. ARGV: field/value pairs. Reply: 1, or 0 when the row is gone.
+ */
+export const SAVE_FIELDS = new RedisScript(
+  'save-fields',
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+`,
+);
+
+/**
+ * Deletes a finished row older than the retention, with its index entries, if it did not change
+ * since it was read.
+ * KEYS: 1 delivery hash, 2 status, 3 route-status, 4 all, 5 route, 6 delivery-id, 7 finished, 8 line
+ * ARGV: 1 expected rev, 2 older-than ms, 3 journal id. Reply: 1 when deleted.
+ */
+export const PRUNE_ROW = new RedisScript(
+  'prune-row',
+  `
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if not rev then
+  redis.call('ZREM', KEYS[7], ARGV[3])
+  return 0
+end
+if rev ~= ARGV[1] then return 0 end
+local finishedAt = tonumber(redis.call('HGET', KEYS[1], 'finishedAt') or '')
+if not finishedAt or finishedAt >= tonumber(ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 2, 8 do redis.call('ZREM', KEYS[i], ARGV[3]) end
+return 1
+`,
+);

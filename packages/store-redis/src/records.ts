@@ -1,0 +1,219 @@
+/**
+ * Journal rows and subscriptions as Redis holds them (hash fields, all strings) and as core types.
+ * Everything read back passes a schema: another process, or another version, may have written it.
+ * A null is an absent field.
+ */
+import type { DeliveryRecord, NewDelivery, Subscription } from '@webhook-gateway/core';
+import { z } from 'zod';
+
+/** A field holding JSON that must match `schema`. */
+function jsonField<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'is not valid JSON', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+/** A field holding a whole number (times in ms, counters). */
+const intField = z
+  .string()
+  .regex(/^-?\d+$/, 'is not a whole number')
+  .transform((text) => Number(text));
+
+const attemptSchema = z.object({
+  attempt: z.number().int(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+export const attemptLogSchema = z.array(attemptSchema);
+
+const agentAccountingSchema = z.object({
+  runner: z.string(),
+  model: z.string().optional(),
+  turns: z.number().optional(),
+  toolCalls: z
+    .array(
+      z.object({
+        tool: z.string(),
+        command: z.string(),
+        exitCode: z.number().nullable(),
+        durationMs: z.number(),
+      }),
+    )
+    .optional(),
+  usage: z
+    .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
+    .optional(),
+});
+
+export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
+
+const deliveryHashSchema = z.object({
+  id: z.string(),
+  seq: intField,
+  rev: intField,
+  route: z.string(),
+  event: z.string(),
+  action: z.string().optional(),
+  deliveryId: z.string(),
+  receivedAt: intField,
+  payload: jsonField(z.record(z.string(), z.unknown())),
+  headers: jsonField(z.record(z.string(), z.string())),
+  orderKey: z.string().optional(),
+  maxAttempts: intField,
+  status: deliveryStatusSchema,
+  attempts: intField,
+  nextAttemptAt: intField,
+  prompt: z.string().optional(),
+  answer: z.string().optional(),
+  lastError: z.string().optional(),
+  startedAt: intField.optional(),
+  finishedAt: intField.optional(),
+  attemptLog: jsonField(attemptLogSchema),
+  agent: jsonField(agentAccountingSchema).optional(),
+});
+
+/** What one key's problems look like to a person who has to fix them. */
+function damaged(what: string, key: string, error: z.ZodError): Error {
+  const problems = error.issues.map(
+    (issue) => `${issue.path.join('.') || '(value)'} ${issue.message}`,
+  );
+  return new Error(
+    `the ${what} at Redis key "${key}" is damaged: ${problems.join('; ')}; delete the key or restore Redis from a backup`,
+  );
+}
+
+/** A journal row with the store's revision counter (bumped by every guarded change). */
+export type StoredDelivery = DeliveryRecord & { rev: number };
+
+/** A delivery hash (HGETALL) as a `DeliveryRecord`. */
+export function deliveryFromHash(hash: Record<string, string>, key: string): StoredDelivery {
+  const parsed = deliveryHashSchema.safeParse(hash);
+  if (!parsed.success) throw damaged('journal row', key, parsed.error);
+  const h = parsed.data;
+  return {
+    id: h.id,
+    seq: h.seq,
+    rev: h.rev,
+    route: h.route,
+    event: h.event,
+    action: h.action ?? null,
+    deliveryId: h.deliveryId,
+    receivedAt: h.receivedAt,
+    payload: h.payload,
+    headers: h.headers,
+    orderKey: h.orderKey ?? null,
+    maxAttempts: h.maxAttempts,
+    status: h.status,
+    attempts: h.attempts,
+    nextAttemptAt: h.nextAttemptAt,
+    prompt: h.prompt ?? null,
+    answer: h.answer ?? null,
+    lastError: h.lastError ?? null,
+    startedAt: h.startedAt ?? null,
+    finishedAt: h.finishedAt ?? null,
+    attemptLog: h.attemptLog,
+    agent: h.agent ?? null,
+  };
+}
+
+/** Drops the store's bookkeeping from a row before it leaves the store. */
+export function publicRecord(stored: StoredDelivery): DeliveryRecord {
+  const { rev: _rev, ...record } = stored;
+  return record;
+}
+
+/** A flat `[field, value, field, value, …]` reply (HGETALL from a script) as an object. */
+export function hashFromFlatReply(reply: unknown): Record<string, string> | undefined {
+  if (!Array.isArray(reply)) return undefined;
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < reply.length; i += 2) {
+    const field: unknown = reply[i];
+    const value: unknown = reply[i + 1];
+    if (typeof field === 'string' && typeof value === 'string') hash[field] = value;
+  }
+  return hash;
+}
+
+/** JSON text of a payload or headers, naming the delivery when it has no JSON form. */
+export function jsonText(value: unknown, what: string, delivery: NewDelivery): string {
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text !== 'string') throw new Error('it has no JSON form');
+    return text;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
+        `it is not serializable as JSON (${reason})`,
+    );
+  }
+}
+
+/** The hash fields of a newly accepted row (the accept script adds `seq`). */
+export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
+  const fields: [string, string][] = [
+    ['id', id],
+    ['rev', '0'],
+    ['route', delivery.route],
+    ['event', delivery.event],
+    ['deliveryId', delivery.deliveryId],
+    ['receivedAt', String(delivery.receivedAt)],
+    ['payload', jsonText(delivery.payload, 'payload', delivery)],
+    ['headers', jsonText(delivery.headers, 'headers', delivery)],
+    ['maxAttempts', String(delivery.maxAttempts)],
+    ['status', 'queued'],
+    ['attempts', '0'],
+    ['nextAttemptAt', String(delivery.receivedAt)],
+    ['attemptLog', '[]'],
+  ];
+  if (delivery.action !== null) fields.push(['action', delivery.action]);
+  if (delivery.orderKey !== null) fields.push(['orderKey', delivery.orderKey]);
+  return fields.flat();
+}
+
+const subscriptionSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.string()),
+  prompt: z.string().nullable(),
+  deliver: z.string(),
+  deliverChatId: z.string().nullable(),
+  skills: z.array(z.string()),
+  secret: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** A subscription's JSON (one field of the subscriptions hash) as a `Subscription`. */
+export function subscriptionFromJson(text: string, key: string, name: string): Subscription {
+  const parsed = jsonField(subscriptionSchema).safeParse(text);
+  if (!parsed.success) throw damaged(`subscription "${name}"`, key, parsed.error);
+  return parsed.data;
+}
+
+/** The JSON a subscription is kept as. */
+export function subscriptionToJson(subscription: Subscription): string {
+  const plain: z.infer<typeof subscriptionSchema> = {
+    name: subscription.name,
+    description: subscription.description,
+    events: subscription.events,
+    prompt: subscription.prompt,
+    deliver: subscription.deliver,
+    deliverChatId: subscription.deliverChatId,
+    skills: subscription.skills,
+    secret: subscription.secret,
+    createdAt: subscription.createdAt,
+    updatedAt: subscription.updatedAt,
+  };
+  return JSON.stringify(plain);
+}

@@ -1,0 +1,537 @@
+/**
+ * The shared store: the journal, idempotency keys, subscriptions and rate limits in Redis, and a
+ * BullMQ queue that several receivers feed and several workers drain. Semantics follow core's
+ * `MemoryStore`; every method that changes state resolves once Redis has applied it.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  AcceptResult,
+  AgentAccounting,
+  DeliveryFilter,
+  DeliveryQueue,
+  DeliveryRecord,
+  DeliveryStatus,
+  NewDelivery,
+  QueueContext,
+  Store,
+  Subscription,
+} from '@webhook-gateway/core';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { bullmqConnection, closeConnection, openCommandClient } from './connection.js';
+import { RedisDeliveryQueue } from './delivery-queue.js';
+import { JobProducer } from './jobs.js';
+import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
+import { redisKeys, type RedisKeys } from './keys.js';
+import {
+  resolveRedisOptions,
+  type RedisStoreOptions,
+  type ResolvedRedisOptions,
+} from './options.js';
+import { RedisRateLimiter } from './rate-limiter.js';
+import { addMissingJobs } from './reconcile.js';
+import {
+  attemptLogSchema,
+  deliveryFromHash,
+  deliveryStatusSchema,
+  hashFromFlatReply,
+  newDeliveryFields,
+  publicRecord,
+  subscriptionFromJson,
+  subscriptionToJson,
+  type StoredDelivery,
+} from './records.js';
+import {
+  deliveredChange,
+  failedChange,
+  interruptedChange,
+  replayChange,
+  retryChange,
+  runningChange,
+  type RowChange,
+  type RowHead,
+} from './row-changes.js';
+
+const DEFAULT_LIST_LIMIT = 50;
+/** How often a guarded change is retried when another process changed the row meanwhile. */
+const MAX_CHANGE_TRIES = 20;
+const PRUNE_BATCH = 500;
+
+const HEAD_FIELDS = [
+  'id',
+  'rev',
+  'route',
+  'deliveryId',
+  'orderKey',
+  'status',
+  'attempts',
+  'startedAt',
+  'attemptLog',
+] as const;
+
+const optionalInt = z
+  .string()
+  .regex(/^-?\d+$/)
+  .transform(Number)
+  .nullable();
+const requiredInt = optionalInt.pipe(z.number());
+
+const headSchema = z.tuple([
+  z.string(),
+  requiredInt,
+  z.string(),
+  z.string(),
+  z.string().nullable(),
+  deliveryStatusSchema,
+  requiredInt,
+  optionalInt,
+  z
+    .string()
+    .transform((text): unknown => JSON.parse(text))
+    .pipe(attemptLogSchema),
+]);
+
+const SCHEDULE_FIELDS = [
+  'id',
+  'seq',
+  'status',
+  'attempts',
+  'maxAttempts',
+  'nextAttemptAt',
+  'route',
+  'orderKey',
+  'deliveryId',
+] as const;
+
+const scheduleSchema = z.tuple([
+  z.string(),
+  requiredInt,
+  deliveryStatusSchema,
+  requiredInt,
+  requiredInt,
+  requiredInt,
+  z.string(),
+  z.string().nullable(),
+  z.string(),
+]);
+
+/** What a worker reads before deciding to run a job: small, without the payload. */
+export interface RunView {
+  id: string;
+  seq: number;
+  status: DeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: number;
+  route: string;
+  orderKey: string | null;
+  deliveryId: string;
+}
+
+/**
+ * A `Store` on Redis, shared by receivers, workers and the CLI.
+ *
+ * @example
+ * const store = await openRedisStore({ url: 'redis://127.0.0.1:6379' });
+ * const result = await store.accept(delivery, 3_600_000);
+ */
+export class RedisStore implements Store {
+  readonly kind = 'redis';
+  /** The per-route rate limit, one window for all receivers. */
+  readonly rateLimiter: RedisRateLimiter;
+  readonly keys: RedisKeys;
+  /** BullMQ jobs of the journal rows (used by replay, the queue and the sweep). */
+  readonly jobs: JobProducer;
+  private closed = false;
+
+  constructor(
+    /** The command connection; the store closes it. */
+    readonly client: Redis,
+    readonly options: ResolvedRedisOptions,
+  ) {
+    this.keys = redisKeys(options.prefix);
+    this.rateLimiter = new RedisRateLimiter(client, this.keys);
+    this.jobs = new JobProducer(() => bullmqConnection(client, 'producer'), options);
+  }
+
+  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+    this.assertOpen();
+    const id = randomUUID();
+    const fields = newDeliveryFields(delivery, id);
+    const k = this.keys;
+    const seq = await ACCEPT.run(
+      this.client,
+      [
+        k.idempotency(delivery.route, delivery.deliveryId),
+        k.seq,
+        k.delivery(id),
+        k.all,
+        k.status('queued'),
+        k.route(delivery.route),
+        k.routeStatus(delivery.route, 'queued'),
+        k.deliveryId(delivery.deliveryId),
+        k.orderLine(delivery.orderKey ?? ''),
+      ],
+      [Math.max(1, Math.round(windowMs)), id, delivery.orderKey === null ? '0' : '1', ...fields],
+    );
+    if (seq === null) return { accepted: false, reason: 'duplicate' };
+    if (typeof seq !== 'number')
+      throw new Error(`the accept script answered ${JSON.stringify(seq)}`);
+    const record: DeliveryRecord = {
+      ...delivery,
+      id,
+      seq,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: delivery.receivedAt,
+      prompt: null,
+      answer: null,
+      lastError: null,
+      startedAt: null,
+      finishedAt: null,
+      attemptLog: [],
+      agent: null,
+    };
+    return { accepted: true, record };
+  }
+
+  /**
+   * Nothing is "left running by a crash" the way the embedded store knows it: other workers may be
+   * running those rows right now, and BullMQ hands a dead worker's jobs to a live one. What a crash
+   * can leave is a row without a job (see reconcile.ts); this adds those jobs and returns how many.
+   */
+  async recover(): Promise<number> {
+    this.assertOpen();
+    return addMissingJobs(this, this.jobs, Date.now());
+  }
+
+  async queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]> {
+    this.assertOpen();
+    const ids = await this.client.zrangebyscore(
+      this.keys.status('queued'),
+      `(${afterSeq}`,
+      '+inf',
+      'LIMIT',
+      0,
+      limit,
+    );
+    return this.readMany(ids);
+  }
+
+  async get(id: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    const found = await this.find(id);
+    return found ? publicRecord(found) : undefined;
+  }
+
+  async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    this.assertOpen();
+    const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
+    if (limit <= 0) return [];
+    const k = this.keys;
+    const { route, status } = filter;
+    const index =
+      route && status
+        ? k.routeStatus(route, status)
+        : route
+          ? k.route(route)
+          : status
+            ? k.status(status)
+            : k.all;
+    return this.readMany(await this.client.zrevrange(index, 0, limit - 1));
+  }
+
+  async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    return this.change(id, (head) => runningChange(head, now));
+  }
+
+  async saveProgress(
+    id: string,
+    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
+  ): Promise<void> {
+    this.assertOpen();
+    const fields: string[] = [];
+    if (progress.prompt !== undefined) fields.push('prompt', progress.prompt);
+    if (progress.answer !== undefined) fields.push('answer', progress.answer);
+    if (progress.agent !== undefined) fields.push('agent', JSON.stringify(progress.agent));
+    if (fields.length === 0) return;
+    await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
+  }
+
+  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+    this.assertOpen();
+    await this.change(id, (head) => retryChange(head, error, now, nextAttemptAt));
+  }
+
+  async markDelivered(id: string, now: number): Promise<void> {
+    this.assertOpen();
+    await this.change(id, (head) => deliveredChange(head, now));
+  }
+
+  async markFailed(id: string, error: string, now: number): Promise<void> {
+    this.assertOpen();
+    await this.change(id, (head) => failedChange(head, error, now));
+  }
+
+  /** Queues the row again under a new seq, with a new BullMQ job, so a worker picks it up now. */
+  async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    const found = await this.find(id);
+    if (!found) return undefined;
+    const record = await this.change(found.id, (head) => replayChange(head, now));
+    if (!record) return undefined;
+    try {
+      await this.jobs.add(record);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `delivery ${record.id} is queued again in the journal, but its job could not be added (${reason}); a worker's sweep will add it`,
+      );
+    }
+    return record;
+  }
+
+  /** Idempotency keys expire by themselves (PX), so `keys` is always 0. */
+  async prune(olderThan: number, _now: number): Promise<{ deliveries: number; keys: number }> {
+    this.assertOpen();
+    let deliveries = 0;
+    for (;;) {
+      const ids = await this.client.zrangebyscore(
+        this.keys.finished,
+        '-inf',
+        `(${olderThan}`,
+        'LIMIT',
+        0,
+        PRUNE_BATCH,
+      );
+      if (ids.length === 0) break;
+      const removed = await Promise.all(ids.map((id) => this.pruneRow(id, olderThan)));
+      deliveries += removed.filter(Boolean).length;
+      if (ids.length < PRUNE_BATCH || !removed.some(Boolean)) break;
+    }
+    return { deliveries, keys: 0 };
+  }
+
+  async listSubscriptions(): Promise<Subscription[]> {
+    this.assertOpen();
+    const all = await this.client.hgetall(this.keys.subscriptions);
+    return Object.keys(all)
+      .sort()
+      .map((name) => subscriptionFromJson(all[name] ?? '', this.keys.subscriptions, name));
+  }
+
+  async getSubscription(name: string): Promise<Subscription | undefined> {
+    this.assertOpen();
+    const text = await this.client.hget(this.keys.subscriptions, name);
+    return text === null ? undefined : subscriptionFromJson(text, this.keys.subscriptions, name);
+  }
+
+  async putSubscription(subscription: Subscription): Promise<void> {
+    this.assertOpen();
+    await this.client.hset(
+      this.keys.subscriptions,
+      subscription.name,
+      subscriptionToJson(subscription),
+    );
+  }
+
+  async removeSubscription(name: string): Promise<boolean> {
+    this.assertOpen();
+    return (await this.client.hdel(this.keys.subscriptions, name)) > 0;
+  }
+
+  /** A BullMQ-backed queue; a `receiver` only adds jobs, `worker` and `all` also run them. */
+  createQueue(context: QueueContext): DeliveryQueue {
+    this.assertOpen();
+    return new RedisDeliveryQueue(this, context);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.jobs.close();
+    await closeConnection(this.client);
+  }
+
+  /** The fields a worker decides on, without the payload; undefined when the row is gone. */
+  async runView(id: string): Promise<RunView | undefined> {
+    const values = await this.client.hmget(this.keys.delivery(id), ...SCHEDULE_FIELDS);
+    if (values[0] === null) return undefined;
+    const parsed = scheduleSchema.safeParse(values);
+    if (!parsed.success) {
+      throw new Error(
+        `the journal row at Redis key "${this.keys.delivery(id)}" is damaged: ${parsed.error.issues[0]?.message ?? 'unreadable'}`,
+      );
+    }
+    const [rowId, seq, status, attempts, maxAttempts, nextAttemptAt, route, orderKey, deliveryId] =
+      parsed.data;
+    return {
+      id: rowId,
+      seq,
+      status,
+      attempts,
+      maxAttempts,
+      nextAttemptAt,
+      route,
+      orderKey,
+      deliveryId,
+    };
+  }
+
+  /** For the sweep: an unfinished row's schedule, undefined when it is gone or finished. */
+  async schedule(id: string): Promise<RunView | undefined> {
+    const view = await this.runView(id);
+    return view && (view.status === 'queued' || view.status === 'running') ? view : undefined;
+  }
+
+  /** For the sweep: every queued and running row, `{ id, seq }`. */
+  async unfinished(): Promise<{ id: string; seq: number }[]> {
+    const rows: { id: string; seq: number }[] = [];
+    for (const status of ['queued', 'running'] as const) {
+      const flat = await this.client.zrange(this.keys.status(status), 0, -1, 'WITHSCORES');
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        rows.push({ id: flat[i] ?? '', seq: Number(flat[i + 1]) });
+      }
+    }
+    return rows;
+  }
+
+  /** Puts a running row whose attempt a stop cut short back in the queue. */
+  async requeueInterrupted(id: string, now: number): Promise<void> {
+    this.assertOpen();
+    await this.change(id, (head) => interruptedChange(head, now));
+  }
+
+  /** By journal id, or by the sender's delivery id (the newest row with it). */
+  private async find(id: string): Promise<StoredDelivery | undefined> {
+    const direct = await this.read(id);
+    if (direct) return direct;
+    const [newest] = await this.client.zrevrange(this.keys.deliveryId(id), 0, 0);
+    return newest === undefined ? undefined : this.read(newest);
+  }
+
+  private async read(id: string): Promise<StoredDelivery | undefined> {
+    const key = this.keys.delivery(id);
+    const hash = await this.client.hgetall(key);
+    return Object.keys(hash).length === 0 ? undefined : deliveryFromHash(hash, key);
+  }
+
+  /** Rows by id, in the given order; rows pruned meanwhile are left out. */
+  private async readMany(ids: string[]): Promise<DeliveryRecord[]> {
+    const rows = await Promise.all(ids.map((id) => this.read(id)));
+    return rows.filter((row) => row !== undefined).map(publicRecord);
+  }
+
+  private async readHead(id: string): Promise<RowHead | undefined> {
+    const values = await this.client.hmget(this.keys.delivery(id), ...HEAD_FIELDS);
+    if (values[0] === null) return undefined;
+    const parsed = headSchema.safeParse(values);
+    if (!parsed.success) {
+      throw new Error(
+        `the journal row at Redis key "${this.keys.delivery(id)}" is damaged: ${parsed.error.issues[0]?.message ?? 'unreadable'}`,
+      );
+    }
+    const [rowId, rev, route, deliveryId, orderKey, status, attempts, startedAt, attemptLog] =
+      parsed.data;
+    return { id: rowId, rev, route, deliveryId, orderKey, status, attempts, startedAt, attemptLog };
+  }
+
+  /**
+   * Reads the row's head, builds a change and applies it if nobody changed the row meanwhile;
+   * otherwise reads again. Resolves with the changed row, or undefined when the row is gone (or
+   * `build` wants no change).
+   */
+  private async change(
+    id: string,
+    build: (head: RowHead) => RowChange | undefined,
+  ): Promise<DeliveryRecord | undefined> {
+    for (let tries = 0; tries < MAX_CHANGE_TRIES; tries++) {
+      const head = await this.readHead(id);
+      if (!head) return undefined;
+      const change = build(head);
+      if (!change) return undefined;
+      const next = change.status ?? head.status;
+      const k = this.keys;
+      const reply = await APPLY.run(
+        this.client,
+        [
+          k.delivery(id),
+          k.status(head.status),
+          k.status(next),
+          k.routeStatus(head.route, head.status),
+          k.routeStatus(head.route, next),
+          k.all,
+          k.route(head.route),
+          k.deliveryId(head.deliveryId),
+          k.finished,
+          k.idempotency(head.route, head.deliveryId),
+          k.orderLine(head.orderKey ?? ''),
+          k.seq,
+        ],
+        [String(head.rev), JSON.stringify(change)],
+      );
+      if (reply === 0) return undefined;
+      if (reply === -1) continue;
+      const hash = hashFromFlatReply(reply);
+      if (!hash) throw new Error(`the apply script answered ${String(reply)}`);
+      return publicRecord(deliveryFromHash(hash, k.delivery(id)));
+    }
+    throw new Error(
+      `delivery ${id} kept changing under concurrent updates (${MAX_CHANGE_TRIES} tries); try again`,
+    );
+  }
+
+  private async pruneRow(id: string, olderThan: number): Promise<boolean> {
+    const k = this.keys;
+    const [rev, route, status, deliveryId, orderKey] = await this.client.hmget(
+      k.delivery(id),
+      'rev',
+      'route',
+      'status',
+      'deliveryId',
+      'orderKey',
+    );
+    if (rev === null || rev === undefined || !route || !deliveryId) {
+      await this.client.zrem(k.finished, id);
+      return false;
+    }
+    const parsedStatus = deliveryStatusSchema.safeParse(status);
+    if (!parsedStatus.success) return false;
+    const reply = await PRUNE_ROW.run(
+      this.client,
+      [
+        k.delivery(id),
+        k.status(parsedStatus.data),
+        k.routeStatus(route, parsedStatus.data),
+        k.all,
+        k.route(route),
+        k.deliveryId(deliveryId),
+        k.finished,
+        k.orderLine(orderKey ?? ''),
+      ],
+      [rev, olderThan, id],
+    );
+    return reply === 1;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new Error(
+        `the Redis store at ${this.options.displayUrl} is closed; open it again to use it`,
+      );
+    }
+  }
+}
+
+/**
+ * Connects to Redis (waiting until it answers) and opens the store.
+ *
+ * @example
+ * const store = await openRedisStore({ url: 'redis://:secret@cache:6379/0?prefix=team-a' });
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const resolved = resolveRedisOptions(options);
+  const client = await openCommandClient(resolved);
+  return new RedisStore(client, resolved);
+}

@@ -1,0 +1,122 @@
+/**
+ * The state changes of a journal row as data: each store method reads the row's head, builds one
+ * `RowChange` here (pure, unit-tested without Redis), and the apply script writes it atomically,
+ * provided nobody changed the row in between (its `rev`).
+ */
+import type { AttemptRecord, DeliveryStatus } from '@webhook-gateway/core';
+import { closeAttempt, startAttempt } from './attempt-log.js';
+
+/** What a change needs to know about the row (read with HMGET before the change). */
+export interface RowHead {
+  id: string;
+  rev: number;
+  route: string;
+  deliveryId: string;
+  orderKey: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  startedAt: number | null;
+  attemptLog: AttemptRecord[];
+}
+
+/** One guarded change; sent to the apply script as JSON (strings and booleans only). */
+export interface RowChange {
+  /** The new status: the row moves between the status indexes. */
+  status?: DeliveryStatus;
+  /** Hash fields to write. */
+  set?: Record<string, string>;
+  /** Hash fields to remove (they read back as null). */
+  unset?: string[];
+  /** A new, higher seq from the counter: the row goes to the back (replay). */
+  newSeq?: boolean;
+  /** Index the row as finished at this time (for pruning). */
+  finishedAt?: string;
+  /** Take the row out of the finished index. */
+  unfinish?: boolean;
+  /** Release the idempotency key, if it still belongs to this row. */
+  release?: boolean;
+  /** Leave the pull request's line (finished) or join it at the row's seq (queued again). */
+  leaveLine?: boolean;
+  joinLine?: boolean;
+}
+
+/** What `recover`-style requeues record on the attempt a stop cut short. */
+export const INTERRUPTED_ATTEMPT_ERROR = 'interrupted: the gateway stopped during this attempt';
+
+/** What a worker records when the previous worker died during a delivery's last allowed attempt. */
+export const LOST_LAST_ATTEMPT_ERROR =
+  'the worker running the last allowed attempt stopped before it finished (killed or stalled)';
+
+const log = (entries: AttemptRecord[]) => JSON.stringify(entries);
+
+export function runningChange(head: RowHead, now: number): RowChange {
+  return {
+    status: 'running',
+    set: {
+      attempts: String(head.attempts + 1),
+      attemptLog: log(startAttempt(head.attemptLog, now)),
+      ...(head.startedAt === null ? { startedAt: String(now) } : {}),
+    },
+  };
+}
+
+export function retryChange(
+  head: RowHead,
+  error: string,
+  now: number,
+  nextAttemptAt: number,
+): RowChange {
+  return {
+    status: 'queued',
+    set: {
+      lastError: error,
+      nextAttemptAt: String(nextAttemptAt),
+      attemptLog: log(closeAttempt(head.attemptLog, now, error)),
+    },
+  };
+}
+
+export function deliveredChange(head: RowHead, now: number): RowChange {
+  return {
+    status: 'delivered',
+    set: { finishedAt: String(now), attemptLog: log(closeAttempt(head.attemptLog, now, null)) },
+    finishedAt: String(now),
+    leaveLine: head.orderKey !== null,
+  };
+}
+
+/** Final failure: the idempotency key is released so the sender's redelivery runs again. */
+export function failedChange(head: RowHead, error: string, now: number): RowChange {
+  return {
+    status: 'failed',
+    set: {
+      lastError: error,
+      finishedAt: String(now),
+      attemptLog: log(closeAttempt(head.attemptLog, now, error)),
+    },
+    finishedAt: String(now),
+    release: true,
+    leaveLine: head.orderKey !== null,
+  };
+}
+
+/** A fresh set of attempts under a new seq; the answer is dropped so the agent runs again. */
+export function replayChange(head: RowHead, now: number): RowChange {
+  return {
+    status: 'queued',
+    set: { attempts: '0', nextAttemptAt: String(now) },
+    unset: ['answer', 'lastError', 'finishedAt'],
+    newSeq: true,
+    unfinish: true,
+    joinLine: head.orderKey !== null,
+  };
+}
+
+/** A running attempt cut short by a stop goes back to the queue; other rows are left alone. */
+export function interruptedChange(head: RowHead, now: number): RowChange | undefined {
+  if (head.status !== 'running') return undefined;
+  return {
+    status: 'queued',
+    set: { attemptLog: log(closeAttempt(head.attemptLog, now, INTERRUPTED_ATTEMPT_ERROR)) },
+  };
+}
