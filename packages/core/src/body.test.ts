@@ -42,3 +42,14 @@ describe('parsePayload', () => {
     expect(parsePayload('application/json', body)).toEqual({ t: '\uFFFD' });
   });
 });
+
+describe('nesting', () => {
+  it('refuses JSON nested deeper than the limit, and counts brackets inside strings as text', async () => {
+    const { MAX_JSON_DEPTH, jsonDepth } = await import('./body.js');
+    expect(jsonDepth('{"a":"[[[[{{{{","b":[{"c":1}]}')).toBe(3);
+    const deep = `{"a":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`;
+    expect(status('application/json', deep)).toBe(400);
+    const fine = `{"a":${'['.repeat(MAX_JSON_DEPTH - 2)}${']'.repeat(MAX_JSON_DEPTH - 2)}}`;
+    expect(status('application/json', fine)).toBe('ok');
+  });
+});

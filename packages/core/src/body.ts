@@ -37,9 +37,34 @@ export class BadBodyError extends Error {
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
+/** Deeper than any real webhook; deeper still would overflow the stack when re-serialised. */
+export const MAX_JSON_DEPTH = 2000;
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return deepest;
+}
+
 /** Parses JSON text into an object, or explains what is wrong in one line. */
 function parseJsonObject(text: string): JsonObject {
   if (text.trim() === '') throw new BadBodyError(400, 'Empty body: expected a JSON object');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new BadBodyError(400, `JSON nested too deeply: more than ${MAX_JSON_DEPTH} levels`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -137,7 +137,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     log,
   });
   const handle = app.callback();
-  const server = http.createServer((req, res) => void handle(req, res));
+  // Check for timed-out requests every second (Node's default is 30 s), so a slow client is
+  // dropped close to request_timeout_s.
+  const server = http.createServer(
+    { connectionsCheckingInterval: 1_000 },
+    (req, res) => void handle(req, res),
+  );
   const timers: NodeJS.Timeout[] = [];
 
   async function prune(): Promise<void> {

@@ -67,6 +67,14 @@ export function createReceiver(options: ReceiverOptions): Koa {
       reply(ctx, 500, { error: 'Internal error' });
     }
     if (ctx.status === 404 && ctx.body === undefined) replyUnread(ctx, 404, { error: 'Not found' });
+    // The router answers other methods on known paths with text (405, or 501 for methods it does
+    // not know): answer them as JSON 405s, never a 5xx to a client's mistake.
+    if (
+      (ctx.status === 405 || ctx.status === 501) &&
+      (ctx.body === undefined || typeof ctx.body === 'string')
+    ) {
+      replyUnread(ctx, 405, { error: 'Method not allowed' });
+    }
   });
 
   router.get('/health', (ctx) => {

@@ -1,0 +1,50 @@
+/**
+ * The three receivers compared on the same signed deliveries: this gateway as an operator runs
+ * it, the bare `node:http` ceiling, and `@octokit/webhooks`' Node middleware.
+ */
+import { gatewayConfig, ROUTE } from './gateway-config.mjs';
+import { BENCH_SECRET } from './payload.mjs';
+import { makeHome, removeHome, startGateway, startServer } from './proc.mjs';
+
+/**
+ * @typedef {import('./proc.mjs').Started & { home?: string }} Running
+ * @typedef {{ id: string, label: string, path: string, start: () => Promise<Running> }} Target
+ */
+
+/** @type {Target[]} */
+export const TARGETS = [
+  {
+    id: 'gateway',
+    label: 'webhook-gateway (SQLite journal, `log` target, `dry-run` agent)',
+    path: `/webhooks/${ROUTE}`,
+    async start() {
+      const home = makeHome();
+      try {
+        const started = await startGateway(home, gatewayConfig());
+        return {
+          ...started,
+          home,
+          async stop() {
+            await started.stop();
+            removeHome(home);
+          },
+        };
+      } catch (error) {
+        removeHome(home);
+        throw error;
+      }
+    },
+  },
+  {
+    id: 'bare',
+    label: 'bare `node:http` (HMAC + `JSON.parse`): the ceiling',
+    path: '/webhooks/bench',
+    start: () => startServer('bare-http.mjs', { BENCH_SECRET }),
+  },
+  {
+    id: 'octokit',
+    label: '`@octokit/webhooks` `createNodeMiddleware`',
+    path: '/webhooks/bench',
+    start: () => startServer('octokit.mjs', { BENCH_SECRET }),
+  },
+];

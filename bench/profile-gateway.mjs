@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+/**
+ * Where the gateway's CPU goes under the benchmark's load: runs the gateway with `--cpu-prof`
+ * through a saturation run and prints the functions with the most self time and the share of
+ * each package (inclusive). Not part of `npm run bench`; a tool for whoever makes it faster.
+ *
+ *   node bench/profile-gateway.mjs [seconds]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gatewayConfig, ROUTE } from './lib/gateway-config.mjs';
+import { runLoad } from './lib/load.mjs';
+import { progress } from './lib/log.mjs';
+import { cliPath, cpuSeconds, killAll, makeHome, removeHome, spawnListening } from './lib/proc.mjs';
+
+const seconds = Number(process.argv[2] ?? 8);
+
+/**
+ * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }} ProfileNode
+ * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[] }} Profile
+ */
+
+/** @param {string} url */
+function shortUrl(url) {
+  return url.replace(/^.*node_modules\//, '').replace(/^.*\/packages\//, 'packages/');
+}
+
+/** @param {string} url */
+function moduleOf(url) {
+  const match = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url) ?? /packages\/([^/]+)/.exec(url);
+  if (match) return match[1];
+  return url.startsWith('node:') ? url : undefined;
+}
+
+/** @param {Profile} profile */
+function report(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  /** @type {Map<number, number>} */
+  const parent = new Map();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  /** @type {Map<number, number>} */
+  const self = new Map();
+  profile.samples.forEach((id, i) =>
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
+  );
+  let total = 0;
+  /** @type {Map<string, number>} */
+  const functions = new Map();
+  /** @type {Map<string, number>} */
+  const modules = new Map();
+  for (const [id, time] of self) {
+    total += time;
+    const frame = /** @type {ProfileNode} */ (byId.get(id)).callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
+    functions.set(key, (functions.get(key) ?? 0) + time);
+    const seen = new Set();
+    for (
+      let cursor = /** @type {number | undefined} */ (id);
+      cursor !== undefined;
+      cursor = parent.get(cursor)
+    ) {
+      const name = moduleOf(/** @type {ProfileNode} */ (byId.get(cursor)).callFrame.url);
+      if (name && !seen.has(name)) {
+        seen.add(name);
+        modules.set(name, (modules.get(name) ?? 0) + time);
+      }
+    }
+  }
+  /** @param {Map<string, number>} map */
+  const top = (map) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([key, time]) => `  ${((time / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
+      .join('\n');
+  process.stdout.write(
+    `Self time, top functions:\n${top(functions)}\n\nInclusive, by package:\n${top(modules)}\n`,
+  );
+}
+
+async function main() {
+  const home = makeHome();
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-profile-'));
+  try {
+    fs.writeFileSync(path.join(home, 'config.yaml'), JSON.stringify(gatewayConfig(), null, 2));
+    const gateway = await spawnListening(
+      ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, cliPath, 'gateway', '--home', home],
+      /\[webhook\] Listening on (\S+):(\d+)/,
+    );
+    const url = `${gateway.url}/webhooks/${ROUTE}`;
+    await runLoad({ url, connections: 16, durationS: 2 });
+    const cpuBefore = cpuSeconds(gateway.pid) ?? NaN;
+    progress(`profiling ${seconds} s at 16 connections`);
+    const load = await runLoad({
+      url,
+      connections: 16,
+      durationS: seconds,
+      firstNumber: 1_000_000,
+    });
+    const cpuUsed = (cpuSeconds(gateway.pid) ?? NaN) - cpuBefore;
+    process.stdout.write(
+      `${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
+        `${((cpuUsed / load.ok) * 1e6).toFixed(0)} µs CPU per request\n\n`,
+    );
+    await gateway.stop();
+    const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+    if (!file) throw new Error('the gateway wrote no profile');
+    report(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')));
+  } finally {
+    killAll();
+    removeHome(home);
+    fs.rmSync(profileDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`[bench] ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
