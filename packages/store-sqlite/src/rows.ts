@@ -2,7 +2,7 @@
  * Rows as SQLite returns them, checked and turned into the core's types. Everything read from
  * the file passes a schema: another process (or an older version) may have written it.
  */
-import type { DeliveryRecord, Subscription } from '@webhook-gateway/core';
+import type { DeliveryRecord, DeliveryStatus, Subscription } from '@webhook-gateway/core';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
 
@@ -51,30 +51,6 @@ const agentAccountingSchema = z.object({
     .optional(),
 });
 
-const deliveryRowSchema = z.object({
-  id: z.string(),
-  seq: z.number().int(),
-  route: z.string(),
-  event: z.string(),
-  action: z.string().nullable(),
-  delivery_id: z.string(),
-  received_at: z.number(),
-  payload: jsonColumn(z.record(z.string(), z.unknown())),
-  headers: jsonColumn(z.record(z.string(), z.string())),
-  order_key: z.string().nullable(),
-  max_attempts: z.number().int(),
-  status: z.enum(['queued', 'running', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  next_attempt_at: z.number(),
-  prompt: z.string().nullable(),
-  answer: z.string().nullable(),
-  last_error: z.string().nullable(),
-  started_at: z.number().nullable(),
-  finished_at: z.number().nullable(),
-  attempt_log: jsonColumn(z.array(attemptSchema)),
-  agent: jsonColumn(agentAccountingSchema).nullable(),
-});
-
 const subscriptionRowSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
@@ -105,34 +81,153 @@ function describeBadRow(table: string, row: unknown, error: z.ZodError): Error {
   );
 }
 
+/**
+ * Checks a `deliveries` row by hand: this runs for every delivery a worker starts, and a deep
+ * schema over the ~6 KB payload cost more than the rest of the read. The payload is parsed once
+ * and checked to be a plain object; only the small JSON columns go through zod. Every problem
+ * is collected, as with a schema, so the message names them all.
+ */
+class RowChecker {
+  readonly problems: string[] = [];
+  constructor(private readonly row: Record<string, unknown>) {}
+
+  private problem(column: string, message: string): void {
+    this.problems.push(`${column} ${message}`);
+  }
+
+  string(column: string): string {
+    const value = this.row[column];
+    if (typeof value !== 'string') this.problem(column, `expected string, got ${typeOf(value)}`);
+    return value as string;
+  }
+
+  nullableString(column: string): string | null {
+    const value = this.row[column];
+    if (value === null) return null;
+    return this.string(column);
+  }
+
+  number(column: string, integer = false): number {
+    const value = this.row[column];
+    if (typeof value !== 'number' || Number.isNaN(value))
+      this.problem(column, `expected number, got ${typeOf(value)}`);
+    else if (integer && !Number.isSafeInteger(value)) this.problem(column, 'expected int');
+    return value as number;
+  }
+
+  nullableNumber(column: string): number | null {
+    const value = this.row[column];
+    if (value === null) return null;
+    return this.number(column);
+  }
+
+  /** Parses a JSON column; `undefined` (with a problem recorded) when it cannot. */
+  json(column: string): unknown {
+    const text = this.string(column);
+    if (typeof text !== 'string') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      this.problem(column, 'is not valid JSON');
+      return undefined;
+    }
+  }
+
+  /** A JSON object column (the payload): parsed, and checked to be an object, nothing deeper. */
+  jsonObject(column: string): Record<string, unknown> {
+    const value = this.json(column);
+    if (value !== undefined && !isPlainObject(value))
+      this.problem(column, `expected record, got ${typeOf(value)}`);
+    return value as Record<string, unknown>;
+  }
+
+  /** A JSON object of strings (the headers), every entry checked. */
+  jsonStringRecord(column: string): Record<string, string> {
+    const value = this.jsonObject(column);
+    if (isPlainObject(value)) {
+      for (const [key, entry] of Object.entries(value)) {
+        if (typeof entry !== 'string')
+          this.problem(`${column}.${key}`, `expected string, got ${typeOf(entry)}`);
+      }
+    }
+    return value as Record<string, string>;
+  }
+
+  /** A small JSON column checked with `schema`. */
+  jsonSchema<T extends z.ZodType>(column: string, schema: T): z.output<T> {
+    const value = this.json(column);
+    if (value === undefined) return undefined as z.output<T>;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues)
+      this.problem([column, ...issue.path.map(String)].join('.'), issue.message);
+    return undefined as z.output<T>;
+  }
+
+  status(column: string): DeliveryStatus {
+    const value = this.row[column];
+    if (!DELIVERY_STATUSES.has(value))
+      this.problem(column, `expected one of ${[...DELIVERY_STATUSES].join('|')}`);
+    return value as DeliveryStatus;
+  }
+}
+
+const DELIVERY_STATUSES: ReadonlySet<unknown> = new Set<DeliveryStatus>([
+  'queued',
+  'running',
+  'delivered',
+  'failed',
+]);
+
+const attemptLogSchema = z.array(attemptSchema);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
 /** A `deliveries` row as the core's `DeliveryRecord`. */
 export function deliveryFromRow(row: unknown): DeliveryRecord {
-  const parsed = deliveryRowSchema.safeParse(row);
-  if (!parsed.success) throw describeBadRow('deliveries', row, parsed.error);
-  const r = parsed.data;
-  return {
-    id: r.id,
-    seq: r.seq,
-    route: r.route,
-    event: r.event,
-    action: r.action,
-    deliveryId: r.delivery_id,
-    receivedAt: r.received_at,
-    payload: r.payload,
-    headers: r.headers,
-    orderKey: r.order_key,
-    maxAttempts: r.max_attempts,
-    status: r.status,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    prompt: r.prompt,
-    answer: r.answer,
-    lastError: r.last_error,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    attemptLog: r.attempt_log,
-    agent: r.agent,
+  if (!isPlainObject(row)) {
+    throw new Error(
+      `the deliveries row "?" in the journal is damaged: (row) expected object, got ${typeOf(row)}; ` +
+        `delete that row or restore the file from a backup`,
+    );
+  }
+  const c = new RowChecker(row);
+  const record: DeliveryRecord = {
+    id: c.string('id'),
+    seq: c.number('seq', true),
+    route: c.string('route'),
+    event: c.string('event'),
+    action: c.nullableString('action'),
+    deliveryId: c.string('delivery_id'),
+    receivedAt: c.number('received_at'),
+    payload: c.jsonObject('payload'),
+    headers: c.jsonStringRecord('headers'),
+    orderKey: c.nullableString('order_key'),
+    maxAttempts: c.number('max_attempts', true),
+    status: c.status('status'),
+    attempts: c.number('attempts', true),
+    nextAttemptAt: c.number('next_attempt_at'),
+    prompt: c.nullableString('prompt'),
+    answer: c.nullableString('answer'),
+    lastError: c.nullableString('last_error'),
+    startedAt: c.nullableNumber('started_at'),
+    finishedAt: c.nullableNumber('finished_at'),
+    attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
+    agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
   };
+  if (c.problems.length > 0) {
+    throw new Error(
+      `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +
+        `delete that row or restore the file from a backup`,
+    );
+  }
+  return record;
 }
 
 /** A `subscriptions` row as the core's `Subscription`. */

@@ -14,7 +14,7 @@ import type {
   Subscription,
 } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
-import { closeAttempt, startAttempt } from './attempt-log.js';
+import { closeAttempt } from './attempt-log.js';
 import { openDatabase, type SqliteStoreOptions } from './connection.js';
 import { GroupCommit } from './group-commit.js';
 import { deliveryFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
@@ -25,6 +25,14 @@ interface PendingAccept {
   delivery: NewDelivery;
   row: Omit<DeliveryInsert, 'id' | 'seq'>;
   windowMs: number;
+}
+
+/** One write of a group commit, run inside the batch's transaction. */
+type WriteOp = () => unknown;
+
+/** A write of a batch that failed on its own: its caller is rejected, the rest commit. */
+class FailedWrite {
+  constructor(readonly error: unknown) {}
 }
 
 /** What an attempt cut short by a stop or crash is recorded with when `recover()` requeues it. */
@@ -60,18 +68,39 @@ export class SqliteStore implements Store {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly statements: Statements;
-  private readonly accepts: GroupCommit<PendingAccept, AcceptResult>;
+  /**
+   * The group commit of every hot-path write: accepts and the workers' updates of one tick share
+   * one transaction (one COMMIT, and a row changed twice is written to the WAL once).
+   */
+  private readonly writes: GroupCommit<WriteOp, unknown>;
+  /** Prepared once; run inside the batch, where they become savepoints. */
+  private readonly markRunningTx: (id: string, now: number) => DeliveryRecord | undefined;
+  private readonly markFailedTx: (id: string, error: string, now: number) => void;
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
     this.db = openDatabase(options);
     this.statements = prepareStatements(this.db);
-    const commitAccepts = this.db.transaction((batch: readonly PendingAccept[]) =>
-      batch.map((pending) => this.acceptOne(pending)),
+    const commitWrites = this.db.transaction((batch: readonly WriteOp[]) =>
+      batch.map((op) => op()),
     );
     // IMMEDIATE: take the write lock up front, so a busy file means waiting, not failing.
-    this.accepts = new GroupCommit((batch) => commitAccepts.immediate(batch));
+    this.writes = new GroupCommit((batch) => commitWrites.immediate(batch));
+    const { markRunning, markFailed, releaseKey } = this.statements;
+    // The attempt log changes in SQL and the row comes back from the UPDATE: one statement. A
+    // damaged row throws and its savepoint is rolled back, so nothing changes, as when it was
+    // read first.
+    this.markRunningTx = this.db.transaction((id: string, now: number) => {
+      const row = markRunning.get({ id, now });
+      return row === undefined ? undefined : deliveryFromRow(row);
+    });
+    this.markFailedTx = this.db.transaction((id: string, error: string, now: number) => {
+      const row = markFailed.get({ id, error, now }) as
+        { route: string; delivery_id: string } | undefined;
+      // Released, so the sender's manual redelivery of this id is run again.
+      if (row) releaseKey.run({ route: row.route, delivery_id: row.delivery_id });
+    });
   }
 
   async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
@@ -88,7 +117,9 @@ export class SqliteStore implements Store {
       max_attempts: delivery.maxAttempts,
       next_attempt_at: delivery.receivedAt,
     };
-    return this.accepts.submit({ delivery, row, windowMs });
+    const pending: PendingAccept = { delivery, row, windowMs };
+    // An accept that throws fails its whole batch (nothing of it is committed).
+    return this.writes.submit(() => this.acceptOne(pending)) as Promise<AcceptResult>;
   }
 
   async recover(): Promise<number> {
@@ -105,16 +136,19 @@ export class SqliteStore implements Store {
 
   async queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]> {
     this.assertOpen();
+    this.settle();
     return this.statements.queued.all(afterSeq, limit).map(deliveryFromRow);
   }
 
   async get(id: string): Promise<DeliveryRecord | undefined> {
     this.assertOpen();
+    this.settle();
     return this.find(id);
   }
 
   async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
     this.assertOpen();
+    this.settle();
     const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
     const { list } = this.statements;
     const { route, status } = filter;
@@ -131,13 +165,7 @@ export class SqliteStore implements Store {
 
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
     this.assertOpen();
-    return this.write(() => {
-      const record = this.readById(id);
-      if (!record) return undefined;
-      const attemptLog = startAttempt(record.attemptLog, now);
-      this.statements.markRunning.run({ id, now, attempt_log: JSON.stringify(attemptLog) });
-      return this.readById(id);
-    });
+    return this.batched(() => this.markRunningTx(id, now));
   }
 
   async saveProgress(
@@ -145,49 +173,31 @@ export class SqliteStore implements Store {
     progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
   ): Promise<void> {
     this.assertOpen();
-    this.statements.saveProgress.run({
+    const params = {
       id,
       prompt: progress.prompt ?? null,
       answer: progress.answer ?? null,
       agent: progress.agent === undefined ? null : JSON.stringify(progress.agent),
-    });
+    };
+    await this.batched(() => this.statements.saveProgress.run(params));
   }
 
+  // The updates below never read the row: one statement each (the attempt log is closed in SQL),
+  // atomic on its own, and a no-op for an unknown id.
   async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
     this.assertOpen();
-    this.write(() => {
-      const record = this.readById(id);
-      if (!record) return;
-      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, error));
-      this.statements.markRetry.run({
-        id,
-        error,
-        next_attempt_at: nextAttemptAt,
-        attempt_log: attemptLog,
-      });
-    });
+    const params = { id, error, now, next_attempt_at: nextAttemptAt };
+    await this.batched(() => this.statements.markRetry.run(params));
   }
 
   async markDelivered(id: string, now: number): Promise<void> {
     this.assertOpen();
-    this.write(() => {
-      const record = this.readById(id);
-      if (!record) return;
-      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, null));
-      this.statements.markDelivered.run({ id, now, attempt_log: attemptLog });
-    });
+    await this.batched(() => this.statements.markDelivered.run({ id, now, error: null }));
   }
 
   async markFailed(id: string, error: string, now: number): Promise<void> {
     this.assertOpen();
-    this.write(() => {
-      const record = this.readById(id);
-      if (!record) return;
-      const attemptLog = JSON.stringify(closeAttempt(record.attemptLog, now, error));
-      this.statements.markFailed.run({ id, error, now, attempt_log: attemptLog });
-      // Released, so the sender's manual redelivery of this id is run again.
-      this.statements.releaseKey.run({ route: record.route, delivery_id: record.deliveryId });
-    });
+    await this.batched(() => this.markFailedTx(id, error, now));
   }
 
   async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
@@ -222,18 +232,20 @@ export class SqliteStore implements Store {
 
   async putSubscription(subscription: Subscription): Promise<void> {
     this.assertOpen();
+    this.settle();
     this.statements.putSubscription.run(subscriptionToRow(subscription));
   }
 
   async removeSubscription(name: string): Promise<boolean> {
     this.assertOpen();
+    this.settle();
     return this.statements.removeSubscription.run(name).changes > 0;
   }
 
-  /** Commits the accepts still waiting for their batch, then closes the file. */
+  /** Commits the writes still waiting for their batch, then closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.accepts.flush();
+    this.writes.flush();
     this.closed = true;
     this.db.close();
   }
@@ -291,7 +303,31 @@ export class SqliteStore implements Store {
 
   /** Runs `change` in one IMMEDIATE transaction: it waits for another writer rather than failing. */
   private write<T>(change: () => T): T {
+    this.writes.flush();
     return this.db.transaction(change).immediate();
+  }
+
+  /**
+   * Runs `change` (one statement, or a savepoint) in the next group commit; resolves with its
+   * result once that batch is committed. Its own error rejects only its caller, unless it
+   * ended the transaction (then the whole batch fails).
+   */
+  private async batched<T>(change: () => T): Promise<T> {
+    const outcome = await this.writes.submit(() => {
+      try {
+        return change();
+      } catch (error) {
+        if (!this.db.inTransaction) throw error;
+        return new FailedWrite(error);
+      }
+    });
+    if (outcome instanceof FailedWrite) throw outcome.error;
+    return outcome as T;
+  }
+
+  /** Reads see every write made before them, as when each write committed at once. */
+  private settle(): void {
+    this.writes.flush();
   }
 
   private assertOpen(): void {

@@ -37,7 +37,20 @@ export interface SubscriptionRow {
 
 type Statement<Params extends unknown[] | object> = Database.Statement<Params>;
 type ListParams = { route?: string; status?: DeliveryStatus; limit: number };
-type MarkParams = { id: string; now: number; attempt_log: string };
+type MarkParams = { id: string; now: number };
+
+/** `@now` as SQL: an integer when it is one (better-sqlite3 binds every number as REAL). */
+const NOW = 'iif(@now = CAST(@now AS INTEGER), CAST(@now AS INTEGER), @now)';
+
+/**
+ * `attempt_log` with its last attempt closed at `@now` with `@error`, if it is still open;
+ * otherwise unchanged (`closeAttempt` in SQL, so the payload is never read or parsed).
+ */
+const CLOSE_ATTEMPT = `CASE
+  WHEN json_array_length(attempt_log) > 0
+    AND json_extract(attempt_log, '$[#-1].finishedAt') IS NULL
+  THEN json_set(attempt_log, '$[#-1].finishedAt', ${NOW}, '$[#-1].error', @error)
+  ELSE attempt_log END`;
 
 /** The prepared statements, by what they do. */
 export interface Statements {
@@ -51,6 +64,7 @@ export interface Statements {
   list: Record<'all' | 'byRoute' | 'byStatus' | 'byRouteAndStatus', Statement<ListParams>>;
   requeue: Statement<{ id: string; attempt_log: string }>;
   running: Statement<[]>;
+  /** Returns the updated row, or none when the id is unknown. */
   markRunning: Statement<MarkParams>;
   saveProgress: Statement<{
     id: string;
@@ -58,8 +72,9 @@ export interface Statements {
     answer: string | null;
     agent: string | null;
   }>;
-  markRetry: Statement<{ id: string; error: string; next_attempt_at: number; attempt_log: string }>;
-  markDelivered: Statement<MarkParams>;
+  markRetry: Statement<{ id: string; error: string; next_attempt_at: number; now: number }>;
+  markDelivered: Statement<MarkParams & { error: null }>;
+  /** Returns the row's route and delivery id, so its idempotency key can be released. */
   markFailed: Statement<MarkParams & { error: string }>;
   replay: Statement<{ id: string; seq: number; now: number }>;
   pruneDeliveries: Statement<[number]>;
@@ -117,10 +132,15 @@ export function prepareStatements(db: Database.Database): Statements {
       `UPDATE deliveries SET status = 'queued', attempt_log = @attempt_log WHERE id = @id`,
     ),
     running: db.prepare<[]>(`SELECT * FROM deliveries WHERE status = 'running'`),
-    markRunning: db.prepare<{ id: string; now: number; attempt_log: string }>(
+    // `startAttempt` in SQL, and the updated row back: one statement, one read.
+    markRunning: db.prepare<MarkParams>(
       `UPDATE deliveries SET status = 'running', attempts = attempts + 1,
-         started_at = COALESCE(started_at, @now), attempt_log = @attempt_log
-       WHERE id = @id`,
+         started_at = COALESCE(started_at, @now),
+         attempt_log = json_insert(attempt_log, '$[#]', json_object(
+           'attempt', json_array_length(attempt_log) + 1, 'startedAt', ${NOW},
+           'finishedAt', NULL, 'error', NULL))
+       WHERE id = @id
+       RETURNING *`,
     ),
     saveProgress: db.prepare<{
       id: string;
@@ -133,24 +153,21 @@ export function prepareStatements(db: Database.Database): Statements {
          agent = COALESCE(@agent, agent)
        WHERE id = @id`,
     ),
-    markRetry: db.prepare<{
-      id: string;
-      error: string;
-      next_attempt_at: number;
-      attempt_log: string;
-    }>(
+    markRetry: db.prepare<{ id: string; error: string; next_attempt_at: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', last_error = @error,
-         next_attempt_at = @next_attempt_at, attempt_log = @attempt_log
+         next_attempt_at = @next_attempt_at, attempt_log = ${CLOSE_ATTEMPT}
        WHERE id = @id`,
     ),
-    markDelivered: db.prepare<{ id: string; now: number; attempt_log: string }>(
-      `UPDATE deliveries SET status = 'delivered', finished_at = @now, attempt_log = @attempt_log
+    markDelivered: db.prepare<MarkParams & { error: null }>(
+      `UPDATE deliveries SET status = 'delivered', finished_at = @now,
+         attempt_log = ${CLOSE_ATTEMPT}
        WHERE id = @id`,
     ),
-    markFailed: db.prepare<{ id: string; error: string; now: number; attempt_log: string }>(
+    markFailed: db.prepare<MarkParams & { error: string }>(
       `UPDATE deliveries SET status = 'failed', last_error = @error, finished_at = @now,
-         attempt_log = @attempt_log
-       WHERE id = @id`,
+         attempt_log = ${CLOSE_ATTEMPT}
+       WHERE id = @id
+       RETURNING route, delivery_id`,
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, last_error = NULL,
