@@ -54,3 +54,4 @@ export {
   type GatewayLogger,
 } from './logger.js';
 export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';
+export { splitText } from './split-text.js';
