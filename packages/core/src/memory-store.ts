@@ -1,7 +1,7 @@
 /** A store that keeps everything in this process: for tests and throwaway runs. */
 import { randomUUID } from 'node:crypto';
 import type { AgentAccounting, DeliveryRecord, NewDelivery } from './delivery.js';
-import type { AcceptResult, DeliveryFilter, Store, Subscription } from './store.js';
+import type { AcceptResult, DeliveryFilter, QueuedDelivery, Store, Subscription } from './store.js';
 
 export class MemoryStore implements Store {
   readonly kind = 'memory';
@@ -53,12 +53,21 @@ export class MemoryStore implements Store {
     return Promise.resolve(count);
   }
 
-  queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]> {
+  queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]> {
     const rows = [...this.deliveries.values()]
       .filter((r) => r.status === 'queued' && r.seq > afterSeq)
       .sort((a, b) => a.seq - b.seq)
       .slice(0, limit);
-    return Promise.resolve(rows.map((r) => structuredClone(r)));
+    return Promise.resolve(
+      rows.map(({ id, seq, route, deliveryId, orderKey, nextAttemptAt }) => ({
+        id,
+        seq,
+        route,
+        deliveryId,
+        orderKey,
+        nextAttemptAt,
+      })),
+    );
   }
 
   get(id: string): Promise<DeliveryRecord | undefined> {

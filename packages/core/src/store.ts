@@ -9,6 +9,12 @@ import type { RateLimiter } from './rate-limit.js';
 export type AcceptResult =
   { accepted: true; record: DeliveryRecord } | { accepted: false; reason: 'duplicate' };
 
+/** What a queue needs to schedule a delivery; the worker reads the rest when it runs it. */
+export type QueuedDelivery = Pick<
+  DeliveryRecord,
+  'id' | 'seq' | 'route' | 'deliveryId' | 'orderKey' | 'nextAttemptAt'
+>;
+
 export interface DeliveryFilter {
   route?: string;
   status?: DeliveryStatus;
@@ -40,8 +46,11 @@ export interface Store {
   accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult>;
   /** Puts rows left `running` by a crash back to `queued`; returns how many. */
   recover(): Promise<number>;
-  /** Queued deliveries in order of arrival, at most `limit`, starting after `afterSeq`. */
-  queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Queued deliveries in order of arrival, at most `limit`, starting after `afterSeq`: only what a
+   * queue needs to schedule them (no payload, so polling stays cheap).
+   */
+  queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]>;
   get(id: string): Promise<DeliveryRecord | undefined>;
   list(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
   /** Marks a delivery running and counts the attempt; returns the updated row. */

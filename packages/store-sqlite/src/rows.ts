@@ -2,7 +2,12 @@
  * Rows as SQLite returns them, checked and turned into the core's types. Everything read from
  * the file passes a schema: another process (or an older version) may have written it.
  */
-import type { DeliveryRecord, DeliveryStatus, Subscription } from '@webhook-gateway/core';
+import type {
+  DeliveryRecord,
+  DeliveryStatus,
+  QueuedDelivery,
+  Subscription,
+} from '@webhook-gateway/core';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
 
@@ -262,5 +267,29 @@ export function subscriptionToRow(subscription: Subscription): SubscriptionRow {
     secret: subscription.secret,
     created_at: subscription.createdAt,
     updated_at: subscription.updatedAt,
+  };
+}
+
+const queuedRowSchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  route: z.string(),
+  delivery_id: z.string(),
+  order_key: z.string().nullable(),
+  next_attempt_at: z.number(),
+});
+
+/** A queued row's scheduling columns (the poll reads no payload). */
+export function queuedFromRow(row: unknown): QueuedDelivery {
+  const parsed = queuedRowSchema.safeParse(row);
+  if (!parsed.success) throw describeBadRow('deliveries', row, parsed.error);
+  const { id, seq, route, delivery_id, order_key, next_attempt_at } = parsed.data;
+  return {
+    id,
+    seq,
+    route,
+    deliveryId: delivery_id,
+    orderKey: order_key,
+    nextAttemptAt: next_attempt_at,
   };
 }

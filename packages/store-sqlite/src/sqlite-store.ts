@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type {
+  QueuedDelivery,
   AcceptResult,
   AgentAccounting,
   DeliveryFilter,
@@ -17,7 +18,7 @@ import type Database from 'better-sqlite3';
 import { closeAttempt } from './attempt-log.js';
 import { openDatabase, type SqliteStoreOptions } from './connection.js';
 import { GroupCommit } from './group-commit.js';
-import { deliveryFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
+import { deliveryFromRow, queuedFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
 import { prepareStatements, type DeliveryInsert, type Statements } from './statements.js';
 
 /** An accept waiting for its batch: the row to insert, serialized before the batch runs. */
@@ -134,10 +135,10 @@ export class SqliteStore implements Store {
     });
   }
 
-  async queued(afterSeq: number, limit: number): Promise<DeliveryRecord[]> {
+  async queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]> {
     this.assertOpen();
     this.settle();
-    return this.statements.queued.all(afterSeq, limit).map(deliveryFromRow);
+    return this.statements.queued.all(afterSeq, limit).map(queuedFromRow);
   }
 
   async get(id: string): Promise<DeliveryRecord | undefined> {

@@ -120,7 +120,8 @@ export function prepareStatements(db: Database.Database): Statements {
       'SELECT * FROM deliveries WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1',
     ),
     queued: db.prepare<[number, number]>(
-      `SELECT * FROM deliveries WHERE status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`,
+      `SELECT id, seq, route, delivery_id, order_key, next_attempt_at FROM deliveries
+         WHERE status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     list: {
       all: listBy(''),
