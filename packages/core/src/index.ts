@@ -55,3 +55,4 @@ export {
 } from './logger.js';
 export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';
 export { splitText } from './split-text.js';
+export * from './service-http.js';

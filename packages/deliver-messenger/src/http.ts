@@ -1,90 +1,9 @@
-/**
- * One HTTP call to a chat service with Node's fetch: bounded in time, the answer parsed, and
- * errors that never show the URL (Telegram keeps the bot token in its path).
- */
-
-/** A call to make, described as data so request building stays pure and testable. */
-export interface HttpRequest {
-  method: 'GET' | 'POST';
-  /** May hold a secret (Telegram's token): never log it or put it in an error. */
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** What a service answered. */
-export interface HttpAnswer {
-  status: number;
-  headers: Headers;
-  /** The body parsed as JSON, or its raw text when it is not JSON. */
-  body: unknown;
-}
-
-export interface CallOptions {
-  /** The service's name for messages (`Telegram`). */
-  service: string;
-  /** Aborted when the gateway stops. */
-  signal: AbortSignal;
-  timeoutMs: number;
-}
-
-function parseBody(text: string): unknown {
-  if (text === '') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-/** A network failure in a few words, from its error code; never the error's own text. */
-function networkReason(error: unknown): string {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' ? cause.code : 'network error';
-}
-
-/**
- * Makes the call. Throws only when no answer came (network, timeout, stop); any HTTP status is
- * an answer for the caller to classify.
- */
-export async function callService(request: HttpRequest, options: CallOptions): Promise<HttpAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, timeout]);
-  // The origin only: never the path, which may carry a token.
-  const where = new URL(request.url).origin;
-  try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
-      // A redirect means a wrong api_base; following it could send credentials elsewhere.
-      redirect: 'manual',
-      signal,
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text) };
-  } catch (error) {
-    if (options.signal.aborted) throw options.signal.reason;
-    if (timeout.aborted) {
-      throw new Error(
-        `${options.service} (${where}) did not answer within ${options.timeoutMs / 1000} s`,
-      );
-    }
-    throw new Error(`could not reach ${options.service} at ${where}: ${networkReason(error)}`);
-  }
-}
-
-/** Replaces every occurrence of the secrets in a text with `****`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret !== '') out = out.split(secret).join('****');
-  return out;
-}
-
-/** A short, safe excerpt of a body that was not what the service documents. */
-export function bodyExcerpt(body: unknown): string {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine || '(empty body)';
-}
+/** The service-call helper every target shares (in core), under the names this package uses. */
+export {
+  bodyExcerpt,
+  callService,
+  redact,
+  type ServiceAnswer as HttpAnswer,
+  type ServiceCallOptions as CallOptions,
+  type ServiceRequest as HttpRequest,
+} from '@webhook-gateway/core';

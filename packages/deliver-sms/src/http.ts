@@ -1,82 +1,21 @@
-/** One HTTP call to Twilio with Node's fetch: bounded in time, the answer parsed, no secret in errors. */
+/** Calls to Twilio through the service-call helper every target shares (in core). */
+import {
+  callService,
+  type ServiceAnswer,
+  type ServiceCallOptions,
+  type ServiceRequest,
+} from '@webhook-gateway/core';
 
-/** A call to make, described as data so request building stays pure and testable. */
-export interface HttpRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  /** Holds the basic-auth header: never log it. */
-  headers: Record<string, string>;
-  body?: string;
-}
+export {
+  bodyExcerpt,
+  redact,
+  type ServiceAnswer as HttpAnswer,
+  type ServiceRequest as HttpRequest,
+} from '@webhook-gateway/core';
 
-/** What Twilio answered. */
-export interface HttpAnswer {
-  status: number;
-  headers: Headers;
-  /** The body parsed as JSON, or its raw text when it is not JSON. */
-  body: unknown;
-}
+export type CallOptions = Omit<ServiceCallOptions, 'service'>;
 
-export interface CallOptions {
-  /** Aborted when the gateway stops. */
-  signal: AbortSignal;
-  timeoutMs: number;
-}
-
-function parseBody(text: string): unknown {
-  if (text === '') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-/** A network failure in a few words, from its error code; never the error's own text. */
-function networkReason(error: unknown): string {
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' ? cause.code : 'network error';
-}
-
-/**
- * Makes the call. Throws only when no answer came (network, timeout, stop); any HTTP status is
- * an answer for the caller to classify.
- */
-export async function callTwilio(request: HttpRequest, options: CallOptions): Promise<HttpAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, timeout]);
-  const where = new URL(request.url).origin;
-  try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
-      // A redirect means a wrong api_base; following it could send credentials elsewhere.
-      redirect: 'manual',
-      signal,
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text) };
-  } catch (error) {
-    if (options.signal.aborted) throw options.signal.reason;
-    if (timeout.aborted) {
-      throw new Error(`Twilio (${where}) did not answer within ${options.timeoutMs / 1000} s`);
-    }
-    throw new Error(`could not reach Twilio at ${where}: ${networkReason(error)}`);
-  }
-}
-
-/** Replaces every occurrence of the secrets in a text with `****`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret !== '') out = out.split(secret).join('****');
-  return out;
-}
-
-/** A short, safe excerpt of a body that was not what Twilio documents. */
-export function bodyExcerpt(body: unknown): string {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine || '(empty body)';
+/** One call to Twilio: bounded in time, its answer parsed, no secret in errors. */
+export function callTwilio(request: ServiceRequest, options: CallOptions): Promise<ServiceAnswer> {
+  return callService(request, { ...options, service: 'Twilio' });
 }
