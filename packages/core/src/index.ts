@@ -56,3 +56,5 @@ export {
 export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';
 export { splitText } from './split-text.js';
 export * from './service-http.js';
+export * from './service-retry.js';
+export * from './retry-after.js';

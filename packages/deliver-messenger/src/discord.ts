@@ -12,7 +12,7 @@ import {
   type MessengerProtocol,
   type SendOutcome,
 } from './protocol.js';
-import { parseRetryAfter, secondsToMs } from './retry-after.js';
+import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
 
 const discordErrorSchema = z.object({
   message: z.string(),
@@ -59,7 +59,7 @@ export const discord: MessengerProtocol = {
     if (answer.status === 429) {
       const parsed = discordErrorSchema.safeParse(answer.body).data;
       const retryAfterMs =
-        secondsToMs(parsed?.retry_after) ??
+        retryAfterSecondsToMs(parsed?.retry_after) ??
         parseRetryAfter(answer.headers.get('retry-after')) ??
         DEFAULT_RETRY_AFTER_MS;
       return { kind: 'rate_limited', retryAfterMs };

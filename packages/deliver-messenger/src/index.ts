@@ -24,7 +24,7 @@ export type {
   SendOutcome,
 } from './protocol.js';
 export { PROTOCOLS, isMessengerTarget } from './protocols.js';
-export { parseRetryAfter } from './retry-after.js';
+export { parseRetryAfter } from '@webhook-gateway/core';
 export { signal } from './signal.js';
 export { slack } from './slack.js';
 export { EMPTY_ANSWER_TEXT, messageParts, splitMessage } from './split-message.js';

@@ -1,5 +1,6 @@
 /** What every messenger protocol provides: pure request builders and answer classifiers. */
 import type { HttpAnswer, HttpRequest } from './http.js';
+import type { SendOutcome } from '@webhook-gateway/core';
 
 /** The canonical target names this package serves. */
 export type MessengerTarget = 'messenger_a' | 'messenger_b' | 'messenger_c' | 'messenger_d';
@@ -12,12 +13,8 @@ export interface Endpoint {
   credential: string;
 }
 
-/** How one send went. */
-export type SendOutcome =
-  | { kind: 'sent' }
-  | { kind: 'rate_limited'; retryAfterMs: number }
-  /** `reason` is the service's own words, safe to show (no token). */
-  | { kind: 'failed'; reason: string };
+/** How one send went (shared with every target, in core). */
+export type { SendOutcome };
 
 /** How a credential check went. */
 export type CheckOutcome =

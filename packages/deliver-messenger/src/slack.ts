@@ -12,7 +12,7 @@ import {
   type MessengerProtocol,
   type SendOutcome,
 } from './protocol.js';
-import { parseRetryAfter, secondsToMs } from './retry-after.js';
+import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
 
 const slackAnswerSchema = z.object({
   ok: z.boolean(),
@@ -74,7 +74,7 @@ export const slack: MessengerProtocol = {
       const parsed = slackAnswerSchema.safeParse(answer.body).data;
       const retryAfterMs =
         parseRetryAfter(answer.headers.get('retry-after')) ??
-        secondsToMs(parsed?.retry_after) ??
+        retryAfterSecondsToMs(parsed?.retry_after) ??
         DEFAULT_RETRY_AFTER_MS;
       return { kind: 'rate_limited', retryAfterMs };
     }

@@ -12,7 +12,7 @@ import {
   type MessengerProtocol,
   type SendOutcome,
 } from './protocol.js';
-import { parseRetryAfter, secondsToMs } from './retry-after.js';
+import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
 
 const telegramAnswerSchema = z.object({
   ok: z.boolean(),
@@ -58,7 +58,7 @@ export const telegram: MessengerProtocol = {
     const parsed = telegramAnswerSchema.safeParse(answer.body).data;
     if (answer.status === 429) {
       const retryAfterMs =
-        secondsToMs(parsed?.parameters?.retry_after) ??
+        retryAfterSecondsToMs(parsed?.parameters?.retry_after) ??
         parseRetryAfter(answer.headers.get('retry-after')) ??
         DEFAULT_RETRY_AFTER_MS;
       return { kind: 'rate_limited', retryAfterMs };

@@ -1,8 +1,7 @@
 /** Delivering one answer by SMS: pick the number, split, text each part in order. */
-import { errorMessage, type DeliverRequest } from '@webhook-gateway/core';
+import { errorMessage, sendWithRateLimitRetries, type DeliverRequest } from '@webhook-gateway/core';
 import { callTwilio, redact } from './http.js';
 import type { SmsOptions } from './options.js';
-import { sendWithRateLimitRetries } from './rate-limit-retry.js';
 import { resolveRecipient } from './recipient.js';
 import type { SentParts } from './sent-parts.js';
 import { twilioCredentials } from './settings.js';

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { bodyExcerpt, type HttpAnswer, type HttpRequest } from './http.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from '@webhook-gateway/core';
+import type { SendOutcome } from '@webhook-gateway/core';
 
 /** What a message is sent with. */
 export interface TwilioCredentials {
@@ -15,12 +16,8 @@ export interface TwilioCredentials {
   authToken: string;
 }
 
-/** How one send went. */
-export type SendOutcome =
-  | { kind: 'sent' }
-  | { kind: 'rate_limited'; retryAfterMs: number }
-  /** `reason` is Twilio's own words, safe to show. */
-  | { kind: 'failed'; reason: string };
+/** How one send went (shared with every target, in core). */
+export type { SendOutcome };
 
 /** How the start-time account check went. */
 export type CheckOutcome =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, secondsToMs } from './retry-after.js';
+import { parseRetryAfter, retryAfterSecondsToMs } from './retry-after.js';
 
 describe('parseRetryAfter', () => {
   it('reads whole and decimal seconds', () => {
@@ -20,10 +20,10 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('secondsToMs', () => {
+describe('retryAfterSecondsToMs', () => {
   it('converts sane body values only', () => {
-    expect(secondsToMs(0.2)).toBe(200);
-    expect(secondsToMs(undefined)).toBeUndefined();
-    expect(secondsToMs(-3)).toBeUndefined();
+    expect(retryAfterSecondsToMs(0.2)).toBe(200);
+    expect(retryAfterSecondsToMs(undefined)).toBeUndefined();
+    expect(retryAfterSecondsToMs(-3)).toBeUndefined();
   });
 });

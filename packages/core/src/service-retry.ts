@@ -1,8 +1,14 @@
-/** Sending one text, waiting out Twilio's 429s a bounded number of times. */
+/** Sending one message to a service, waiting out its 429s a bounded number of times. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SendOutcome } from './twilio.js';
 
-export interface RetryPolicy {
+/** How one send went, as a target's protocol code classifies the service's answer. */
+export type SendOutcome =
+  | { kind: 'sent' }
+  | { kind: 'rate_limited'; retryAfterMs: number }
+  /** `reason` is the service's own words, safe to show (no token). */
+  | { kind: 'failed'; reason: string };
+
+export interface RateLimitRetryPolicy {
   /** Retries after a 429 before giving up (the worker then retries the delivery later). */
   retries: number;
   /** The longest wait honoured; a longer stated delay is cut to this. */
@@ -15,7 +21,7 @@ export interface RetryPolicy {
  */
 export async function sendWithRateLimitRetries(
   send: () => Promise<SendOutcome>,
-  policy: RetryPolicy,
+  policy: RateLimitRetryPolicy,
   context: { service: string; signal: AbortSignal },
 ): Promise<void> {
   for (let retry = 0; ; retry++) {

@@ -21,7 +21,7 @@ export function parseRetryAfter(
 }
 
 /** Milliseconds from a `retry_after` given in seconds in a JSON body, when it is a sane number. */
-export function secondsToMs(seconds: number | undefined): number | undefined {
+export function retryAfterSecondsToMs(seconds: number | undefined): number | undefined {
   return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0
     ? Math.ceil(seconds * 1000)
     : undefined;
