@@ -2,7 +2,12 @@
 import path from 'node:path';
 import { MemoryStore, StartupError, type Store, type StoreConfig } from '@webhook-gateway/core';
 
-export async function openStore(store: StoreConfig, home: string): Promise<Store> {
+/** `longRunning`: the gateway itself, not a one-off command (SQLite then checkpoints in the background). */
+export async function openStore(
+  store: StoreConfig,
+  home: string,
+  options: { longRunning?: boolean } = {},
+): Promise<Store> {
   switch (store.kind) {
     case 'memory':
       return new MemoryStore();
@@ -10,7 +15,11 @@ export async function openStore(store: StoreConfig, home: string): Promise<Store
       const { openSqliteStore } = await import('@webhook-gateway/store-sqlite');
       const file = path.resolve(home, store.path ?? 'state.db');
       try {
-        return openSqliteStore({ path: file, fsync: store.fsync });
+        return openSqliteStore({
+          path: file,
+          fsync: store.fsync,
+          backgroundCheckpoints: options.longRunning ?? false,
+        });
       } catch (error) {
         throw new StartupError(
           `cannot open the journal at ${file}: ${(error as Error).message} (store.path)`,

@@ -13,6 +13,11 @@ export interface NewDelivery {
   deliveryId: string;
   receivedAt: number;
   payload: JsonObject;
+  /**
+   * `payload`'s JSON text as it arrived, when the receiver has it: a store may keep this rather
+   * than serialise `payload` again.
+   */
+  payloadJson?: string;
   /** The headers worth keeping (event, delivery id, user agent); never a token. */
   headers: Record<string, string>;
   /** Deliveries sharing this key (same route, repository and pull/merge request) run one at a time. */
@@ -101,4 +106,34 @@ export function orderKeyOf(route: string, payload: JsonObject): string | null {
     (pullRequest ? payload.number : undefined);
   if (typeof number !== 'number' && typeof number !== 'string') return null;
   return `${route}|${repo}|${String(number)}`;
+}
+
+/**
+ * The journal row of a just-accepted delivery, as every store returns it from `accept`. The
+ * payload's JSON text is left out: the row holds the payload once, as an object.
+ */
+export function queuedRecord(delivery: NewDelivery, id: string, seq: number): DeliveryRecord {
+  return {
+    route: delivery.route,
+    event: delivery.event,
+    action: delivery.action,
+    deliveryId: delivery.deliveryId,
+    receivedAt: delivery.receivedAt,
+    payload: delivery.payload,
+    headers: delivery.headers,
+    orderKey: delivery.orderKey,
+    maxAttempts: delivery.maxAttempts,
+    id,
+    seq,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: delivery.receivedAt,
+    prompt: null,
+    answer: null,
+    lastError: null,
+    startedAt: null,
+    finishedAt: null,
+    attemptLog: [],
+    agent: null,
+  };
 }

@@ -19,7 +19,8 @@ export * from './delivery.js';
 export * from './store.js';
 export { MemoryStore } from './memory-store.js';
 export * from './headers.js';
-export { parsePayload, readRawBody, BadBodyError, BodyTooLargeError } from './body.js';
+export { parsePayload, readPayload, readRawBody, BadBodyError, BodyTooLargeError } from './body.js';
+export type { ParsedPayload } from './body.js';
 export * from './rate-limit.js';
 export * from './route-filter.js';
 export {

@@ -1,6 +1,11 @@
 /** A store that keeps everything in this process: for tests and throwaway runs. */
 import { randomUUID } from 'node:crypto';
-import type { AgentAccounting, DeliveryRecord, NewDelivery } from './delivery.js';
+import {
+  queuedRecord,
+  type AgentAccounting,
+  type DeliveryRecord,
+  type NewDelivery,
+} from './delivery.js';
 import type { AcceptResult, DeliveryFilter, QueuedDelivery, Store, Subscription } from './store.js';
 
 export class MemoryStore implements Store {
@@ -18,21 +23,7 @@ export class MemoryStore implements Store {
       return Promise.resolve({ accepted: false, reason: 'duplicate' });
     }
     this.keys.set(key, delivery.receivedAt + windowMs);
-    const record: DeliveryRecord = {
-      ...delivery,
-      id: randomUUID(),
-      seq: ++this.seq,
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: delivery.receivedAt,
-      prompt: null,
-      answer: null,
-      lastError: null,
-      startedAt: null,
-      finishedAt: null,
-      attemptLog: [],
-      agent: null,
-    };
+    const record = queuedRecord(delivery, randomUUID(), ++this.seq);
     this.deliveries.set(record.id, record);
     return Promise.resolve({ accepted: true, record: structuredClone(record) });
   }

@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { BadBodyError, BodyTooLargeError, parsePayload, readRawBody } from './body.js';
+import { BadBodyError, BodyTooLargeError, readPayload, readRawBody } from './body.js';
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
@@ -151,9 +151,9 @@ export function createReceiver(options: ReceiverOptions): Koa {
     }
 
     // 5. a JSON object (or the forge's form encoding of one)
-    let payload;
+    let payload, payloadJson;
     try {
-      payload = parsePayload(ctx.get('content-type') || undefined, rawBody);
+      ({ payload, json: payloadJson } = readPayload(ctx.get('content-type') || undefined, rawBody));
     } catch (error) {
       if (error instanceof BadBodyError) {
         reply(ctx, error.status, { error: error.message });
@@ -199,6 +199,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
           deliveryId,
           receivedAt: now,
           payload,
+          payloadJson,
           headers: keptHeaders(ctx.req.headers),
           orderKey: orderKeyOf(name, payload),
           maxAttempts: route.max_attempts ?? settings.max_attempts,

@@ -168,7 +168,7 @@ export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
     ['event', delivery.event],
     ['deliveryId', delivery.deliveryId],
     ['receivedAt', String(delivery.receivedAt)],
-    ['payload', jsonText(delivery.payload, 'payload', delivery)],
+    ['payload', delivery.payloadJson ?? jsonText(delivery.payload, 'payload', delivery)],
     ['headers', jsonText(delivery.headers, 'headers', delivery)],
     ['maxAttempts', String(delivery.maxAttempts)],
     ['status', 'queued'],

@@ -16,6 +16,7 @@ import type {
   Store,
   Subscription,
 } from '@webhook-gateway/core';
+import { queuedRecord } from '@webhook-gateway/core';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { bullmqConnection, closeConnection, openCommandClient } from './connection.js';
@@ -177,22 +178,7 @@ export class RedisStore implements Store {
     if (seq === null) return { accepted: false, reason: 'duplicate' };
     if (typeof seq !== 'number')
       throw new Error(`the accept script answered ${JSON.stringify(seq)}`);
-    const record: DeliveryRecord = {
-      ...delivery,
-      id,
-      seq,
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: delivery.receivedAt,
-      prompt: null,
-      answer: null,
-      lastError: null,
-      startedAt: null,
-      finishedAt: null,
-      attemptLog: [],
-      agent: null,
-    };
-    return { accepted: true, record };
+    return { accepted: true, record: queuedRecord(delivery, id, seq) };
   }
 
   /**

@@ -19,6 +19,11 @@ export interface SqliteStoreOptions {
    * process, and a power loss may lose the last commits (never corrupts the file).
    */
   fsync?: boolean;
+  /**
+   * Checkpoint the write-ahead log from a worker thread (see `checkpointer.ts`) rather than in
+   * the commits that fill it: for a long-running gateway. Short-lived CLI commands leave it off.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Where the gateway keeps its journal unless `store.path` says otherwise: `<home>/state.db`. */

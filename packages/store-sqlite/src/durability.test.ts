@@ -11,8 +11,11 @@ const acceptUntilKilled = fileURLToPath(
   new URL('./test-support/accept-until-killed.mjs', import.meta.url),
 );
 
-/** How many resolved accepts to see before the kill: enough for many batches in flight. */
-const KILL_AFTER = 300;
+/**
+ * How many resolved accepts to see before the kill: enough for many batches in flight and for
+ * background checkpoints to have run (one every 200 ms).
+ */
+const KILL_AFTER = 4000;
 
 /**
  * Runs the child until it has reported `KILL_AFTER` resolved accepts, SIGKILLs it in the middle

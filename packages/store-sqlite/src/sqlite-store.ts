@@ -3,7 +3,6 @@
  * one SQLite file, shared by the running gateway and the CLI. Semantics follow core's
  * `MemoryStore`; every method that changes state returns after its transaction is committed.
  */
-import { randomUUID } from 'node:crypto';
 import type {
   QueuedDelivery,
   AcceptResult,
@@ -14,10 +13,13 @@ import type {
   Store,
   Subscription,
 } from '@webhook-gateway/core';
+import { queuedRecord } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
 import { closeAttempt } from './attempt-log.js';
-import { openDatabase, type SqliteStoreOptions } from './connection.js';
+import { BackgroundCheckpointer, WAL_SIZE_LIMIT_BYTES } from './checkpointer.js';
+import { BUSY_TIMEOUT_MS, openDatabase, type SqliteStoreOptions } from './connection.js';
 import { GroupCommit } from './group-commit.js';
+import { journalId } from './journal-id.js';
 import { deliveryFromRow, queuedFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
 import { prepareStatements, type DeliveryInsert, type Statements } from './statements.js';
 
@@ -77,15 +79,23 @@ export class SqliteStore implements Store {
   /** Prepared once; run inside the batch, where they become savepoints. */
   private readonly markRunningTx: (id: string, now: number) => DeliveryRecord | undefined;
   private readonly markFailedTx: (id: string, error: string, now: number) => void;
+  /**
+   * The last seq handed out in the open transaction; read at its first `nextSeq()` and written
+   * back once at its end, so a batch of accepts updates the counter once, not once each.
+   */
+  private lastSeq: number | undefined;
+  private readonly checkpointer: BackgroundCheckpointer | undefined;
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
     this.db = openDatabase(options);
     this.statements = prepareStatements(this.db);
-    const commitWrites = this.db.transaction((batch: readonly WriteOp[]) =>
-      batch.map((op) => op()),
-    );
+    this.checkpointer =
+      options.backgroundCheckpoints && options.path !== ':memory:'
+        ? this.startCheckpointer(options)
+        : undefined;
+    const commitWrites = this.transaction((batch: readonly WriteOp[]) => batch.map((op) => op()));
     // IMMEDIATE: take the write lock up front, so a busy file means waiting, not failing.
     this.writes = new GroupCommit((batch) => commitWrites.immediate(batch));
     const { markRunning, markFailed, releaseKey } = this.statements;
@@ -112,7 +122,8 @@ export class SqliteStore implements Store {
       action: delivery.action,
       delivery_id: delivery.deliveryId,
       received_at: delivery.receivedAt,
-      payload: toJsonColumn(delivery.payload, 'payload', delivery),
+      // The text as received when the receiver kept it: the same JSON, not serialised again.
+      payload: delivery.payloadJson ?? toJsonColumn(delivery.payload, 'payload', delivery),
       headers: toJsonColumn(delivery.headers, 'headers', delivery),
       order_key: delivery.orderKey,
       max_attempts: delivery.maxAttempts,
@@ -248,7 +259,26 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.writes.flush();
     this.closed = true;
+    await this.checkpointer?.stop();
     this.db.close();
+  }
+
+  private startCheckpointer(options: SqliteStoreOptions): BackgroundCheckpointer {
+    const checkpointer = new BackgroundCheckpointer({
+      path: options.path,
+      fsync: options.fsync ?? false,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      onFailure: (error) => {
+        // Slower, never wrong: the commits checkpoint again, as SQLite does by default.
+        if (!this.closed) this.db.pragma('wal_autocheckpoint = 1000');
+        process.emitWarning(
+          `the journal's background checkpoints stopped (${error.message}); commits checkpoint instead`,
+        );
+      },
+    });
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    return checkpointer;
   }
 
   /** Runs inside the batch transaction: de-duplicate, then journal. */
@@ -260,35 +290,39 @@ export class SqliteStore implements Store {
       expires_at: delivery.receivedAt + windowMs,
     });
     if (claimed === undefined) return { accepted: false, reason: 'duplicate' };
-    const id = randomUUID();
+    const id = journalId(delivery.receivedAt);
     const seq = this.nextSeq();
     this.statements.insertDelivery.run({ ...row, id, seq });
-    const record: DeliveryRecord = {
-      ...delivery,
-      id,
-      seq,
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: delivery.receivedAt,
-      prompt: null,
-      answer: null,
-      lastError: null,
-      startedAt: null,
-      finishedAt: null,
-      attemptLog: [],
-      agent: null,
-    };
-    return { accepted: true, record };
+    return { accepted: true, record: queuedRecord(delivery, id, seq) };
   }
 
+  /** The next seq of the journal; only inside a transaction made by `transaction()`. */
   private nextSeq(): number {
-    const seq: unknown = this.statements.nextSeq.get();
-    if (typeof seq !== 'number') {
-      throw new Error(
-        `the journal's sequence counter is missing in ${this.path}; the file is damaged: restore it from a backup`,
-      );
+    if (this.lastSeq === undefined) {
+      const seq: unknown = this.statements.lastSeq.get();
+      if (typeof seq !== 'number') {
+        throw new Error(
+          `the journal's sequence counter is missing in ${this.path}; the file is damaged: restore it from a backup`,
+        );
+      }
+      this.lastSeq = seq;
     }
-    return seq;
+    return ++this.lastSeq;
+  }
+
+  /** A transaction that writes the seqs it handed out back to the counter before it commits. */
+  private transaction<Args extends unknown[], T>(
+    change: (...args: Args) => T,
+  ): Database.Transaction<(...args: Args) => T> {
+    return this.db.transaction((...args: Args) => {
+      try {
+        const result = change(...args);
+        if (this.lastSeq !== undefined) this.statements.saveLastSeq.run(this.lastSeq);
+        return result;
+      } finally {
+        this.lastSeq = undefined;
+      }
+    });
   }
 
   private readById(id: string): DeliveryRecord | undefined {
@@ -305,7 +339,7 @@ export class SqliteStore implements Store {
   /** Runs `change` in one IMMEDIATE transaction: it waits for another writer rather than failing. */
   private write<T>(change: () => T): T {
     this.writes.flush();
-    return this.db.transaction(change).immediate();
+    return this.transaction(change).immediate();
   }
 
   /**

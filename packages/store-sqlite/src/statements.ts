@@ -54,7 +54,8 @@ const CLOSE_ATTEMPT = `CASE
 
 /** The prepared statements, by what they do. */
 export interface Statements {
-  nextSeq: Statement<[]>;
+  lastSeq: Statement<[]>;
+  saveLastSeq: Statement<[number]>;
   claimKey: Statement<{ route: string; delivery_id: string; now: number; expires_at: number }>;
   releaseKey: Statement<{ route: string; delivery_id: string }>;
   insertDelivery: Statement<DeliveryInsert>;
@@ -90,11 +91,8 @@ export function prepareStatements(db: Database.Database): Statements {
   const listBy = (where: string) =>
     db.prepare<ListParams>(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit`);
   return {
-    nextSeq: db
-      .prepare<[]>(
-        'UPDATE journal_sequence SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq',
-      )
-      .pluck(),
+    lastSeq: db.prepare<[]>('SELECT last_seq FROM journal_sequence WHERE id = 1').pluck(),
+    saveLastSeq: db.prepare<[number]>('UPDATE journal_sequence SET last_seq = ? WHERE id = 1'),
     /**
      * Takes the idempotency key unless a live one exists: returns a row when taken, none for a
      * duplicate. One statement, so a duplicate costs no extra read.

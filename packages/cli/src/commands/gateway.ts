@@ -31,7 +31,7 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
   const { log } = logger;
   // pino flushes its file at exit and throws if the file is not open yet: wait for it.
   await logger.ready;
-  const store = await openStore(context.config.store, context.home);
+  const store = await openStore(context.config.store, context.home, { longRunning: true });
   const plugins = await loadPlugins(context.config.plugins, context.dir);
 
   let gateway;

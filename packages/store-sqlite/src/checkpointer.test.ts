@@ -1,0 +1,53 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { CHECKPOINT_INTERVAL_MS } from './checkpointer.js';
+import { SqliteStore } from './sqlite-store.js';
+import { HOUR_MS, newDelivery, useTestStores } from './test-support/stores.js';
+
+const { dir } = useTestStores();
+
+const padding = 'p'.repeat(6000);
+
+async function acceptMany(store: SqliteStore, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        store.accept(newDelivery({ payload: { padding } }), HOUR_MS),
+      ),
+    );
+  }
+}
+
+describe('background checkpoints', () => {
+  it('copy the log into the database file from another thread; commits never checkpoint', async () => {
+    const file = path.join(dir(), 'state.db');
+    const store = new SqliteStore({ path: file, backgroundCheckpoints: true });
+    const emptySize = statSync(file).size;
+    await acceptMany(store, 250);
+    // Over 1,000 pages of log, where SQLite's own commits would have checkpointed; the store's
+    // connection has that off, and the worker's first run is 200 ms away: the rows are in the
+    // log only.
+    expect(statSync(file).size).toBe(emptySize);
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS * 3));
+    expect(statSync(file).size).toBeGreaterThan(emptySize + 250 * 6000);
+    await store.close();
+
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(check.prepare('SELECT count(*) FROM deliveries').pluck().get()).toBe(250);
+    check.close();
+  });
+
+  it('stop with the store: its connection is closed before the store closes its own', async () => {
+    const file = path.join(dir(), 'state.db');
+    const store = new SqliteStore({ path: file, backgroundCheckpoints: true });
+    await acceptMany(store, 50);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await store.close();
+    // SQLite removes the log when the last connection to the file closes: had the worker's
+    // connection stayed open, the log would still be there.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+});
