@@ -12,6 +12,7 @@ import { SlidingWindowRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createReceiver } from './receiver.js';
 import { createRouteResolver, routeSecrets } from './routes.js';
 import type { Store } from './store.js';
+import { IntakePressure } from './intake-pressure.js';
 import { WorkerPool } from './worker-pool.js';
 import type { DeliveryQueue, GatewayRole } from './queue.js';
 
@@ -115,9 +116,19 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const getConfig = () => config;
   const resolveRoute = createRouteResolver(getConfig, store);
   const attemptDeps = { store, hooks, config: getConfig, resolveRoute, home, log };
-  const deliveryQueue: DeliveryQueue = store.createQueue
-    ? store.createQueue({ ...attemptDeps, role })
-    : new WorkerPool(attemptDeps);
+  // The embedded pool shares this process with the receiver, which goes first under load.
+  let pressure: IntakePressure | undefined;
+  let deliveryQueue: DeliveryQueue;
+  if (store.createQueue) {
+    deliveryQueue = store.createQueue({ ...attemptDeps, role });
+  } else {
+    const pool = new WorkerPool({
+      ...attemptDeps,
+      intakeSaturated: () => pressure?.active ?? false,
+    });
+    pressure = new IntakePressure(() => pool.wake());
+    deliveryQueue = pool;
+  }
   current.queue = deliveryQueue;
   const rateLimiter: RateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
   const app = createReceiver({
@@ -127,6 +138,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     store,
     rateLimiter,
     onAccepted: (record) => {
+      pressure?.noteAccept();
       Promise.resolve(deliveryQueue.enqueue(record)).catch((error: unknown) => {
         log.error(
           { route: record.route, delivery_id: record.deliveryId, err: errorMessage(error) },
@@ -170,6 +182,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       for (const instance of instances) await instance.start?.();
       // The embedded pool is the only queue of its journal, so a receiver-only role makes no sense there.
       if (role !== 'receiver' || !store.createQueue) await deliveryQueue.start();
+      pressure?.start();
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
@@ -214,6 +227,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);
+      pressure?.stop();
       const closed = server.listening
         ? new Promise<void>((resolve) => server.close(() => resolve()))
         : Promise.resolve();

@@ -27,6 +27,11 @@ interface RunningItem {
 export interface WorkerPoolOptions extends AttemptDeps {
   /** How often to look for deliveries queued by another process (`deliveries replay`). */
   pollIntervalMs?: number;
+  /**
+   * True while accepting deliveries saturates the process (`IntakePressure`): the pool then
+   * starts one run at a time; `wake()` when it ends.
+   */
+  intakeSaturated?: () => boolean;
 }
 
 /** The embedded queue: the journal is the truth, this process schedules from it. */
@@ -60,6 +65,11 @@ export class WorkerPool implements DeliveryQueue {
   /** Queues a delivery the receiver just journaled. */
   enqueue(record: DeliveryRecord): void {
     this.add(record);
+    this.scheduleDispatch();
+  }
+
+  /** Starts whatever may run now (called when intake pressure ends). */
+  wake(): void {
     this.scheduleDispatch();
   }
 
@@ -153,7 +163,10 @@ export class WorkerPool implements DeliveryQueue {
     const now = Date.now();
     const blocked = new Set(this.busyOrderKeys);
     let nextWake = Infinity;
-    for (let i = 0; i < this.queue.length && this.running.size < settings.concurrency; i++) {
+    const limit = this.options.intakeSaturated?.()
+      ? Math.min(1, settings.concurrency)
+      : settings.concurrency;
+    for (let i = 0; i < this.queue.length && this.running.size < limit; i++) {
       const item = this.queue[i];
       if (!item) break;
       if (item.orderKey !== null) {

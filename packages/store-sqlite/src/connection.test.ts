@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, storeDefaultPath } from './connection.js';
-import { migrate, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { migrate, migrations, SCHEMA_VERSION, schemaVersionOf } from './schema.js';
+import { SqliteStore } from './sqlite-store.js';
 import { useTestStores } from './test-support/stores.js';
 
 const { dir } = useTestStores();
@@ -58,6 +59,7 @@ describe('openDatabase', () => {
       expect(names).toEqual(
         expect.arrayContaining([
           'deliveries',
+          'delivery_payloads',
           'idempotency_keys',
           'subscriptions',
           'journal_sequence',
@@ -76,7 +78,7 @@ describe('openDatabase', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => openDatabase({ path: file })).toThrow(
-      /schema version 2, newer than this webhook-gateway understands \(1\); upgrade webhook-gateway/,
+      /schema version 3, newer than this webhook-gateway understands \(2\); upgrade webhook-gateway/,
     );
   });
 });
@@ -107,6 +109,42 @@ describe('migrate', () => {
       expect(schemaVersionOf(db)).toBe(0);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('schema version 2: payloads in their own table', () => {
+  it('moves the payloads of a version 1 file, and the rows read back as before', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 1));
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, payload,
+           headers, order_key, max_attempts, status, attempts, next_attempt_at, finished_at)
+         VALUES ('j-1', 1, 'reviews', 'pull_request', 'opened', 'd-1', 1700000000000,
+           '{"number":7,"title":"Old row"}', '{"x-forge-event":"pull_request"}', NULL, 5,
+           'delivered', 1, 1700000000000, 1700000000001)`,
+      )
+      .run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      const record = await store.get('d-1');
+      expect(record).toMatchObject({
+        id: 'j-1',
+        status: 'delivered',
+        payload: { number: 7, title: 'Old row' },
+        headers: { 'x-forge-event': 'pull_request' },
+      });
+      // Pruning a row takes its payload with it.
+      await store.prune(Number.MAX_SAFE_INTEGER, Date.now());
+      const check = new Database(file, { readonly: true });
+      expect(check.prepare('SELECT count(*) FROM delivery_payloads').pluck().get()).toBe(0);
+      check.close();
+    } finally {
+      await store.close();
     }
   });
 });

@@ -10,7 +10,8 @@ describe('reading rows', () => {
     const result = await store.accept(newDelivery(), HOUR_MS);
     if (!result.accepted) throw new Error('expected the delivery to be accepted');
     const other = new Database(store.path);
-    other.prepare(`UPDATE deliveries SET payload = '{not json', headers = '{"x-count": 1}'`).run();
+    other.prepare(`UPDATE delivery_payloads SET payload = '{not json'`).run();
+    other.prepare(`UPDATE deliveries SET headers = '{"x-count": 1}'`).run();
     other.close();
 
     const read = store.get(result.record.id);

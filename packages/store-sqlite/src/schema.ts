@@ -69,8 +69,30 @@ const createJournal: Migration = (db) => {
   `);
 };
 
+/**
+ * Payloads move to their own table. A worker updates a delivery's row four times (running,
+ * prompt, answer, delivered) and SQLite rewrites a whole row on each update: with the ~6 KB
+ * payload inside, every update wrote it (and its overflow page) to the log again. Apart, an
+ * update writes a few hundred bytes. `journal` is the row as before, payload included.
+ */
+const splitPayloads: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE delivery_payloads (
+      id      TEXT PRIMARY KEY,                    -- deliveries.id
+      payload TEXT NOT NULL                        -- JSON object
+    );
+    INSERT INTO delivery_payloads (id, payload) SELECT id, payload FROM deliveries;
+    ALTER TABLE deliveries DROP COLUMN payload;
+    CREATE TRIGGER deliveries_delete_payload AFTER DELETE ON deliveries
+      BEGIN DELETE FROM delivery_payloads WHERE id = old.id; END;
+    CREATE VIEW journal AS
+      SELECT deliveries.*, delivery_payloads.payload
+      FROM deliveries JOIN delivery_payloads USING (id);
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
-export const migrations: readonly Migration[] = [createJournal];
+export const migrations: readonly Migration[] = [createJournal, splitPayloads];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = migrations.length;

@@ -99,12 +99,11 @@ export class SqliteStore implements Store {
     // IMMEDIATE: take the write lock up front, so a busy file means waiting, not failing.
     this.writes = new GroupCommit((batch) => commitWrites.immediate(batch));
     const { markRunning, markFailed, releaseKey } = this.statements;
-    // The attempt log changes in SQL and the row comes back from the UPDATE: one statement. A
-    // damaged row throws and its savepoint is rolled back, so nothing changes, as when it was
-    // read first.
+    // The attempt log changes in SQL, then the row is read back. A damaged row throws and its
+    // savepoint is rolled back, so nothing changes, as when it was read first.
     this.markRunningTx = this.db.transaction((id: string, now: number) => {
-      const row = markRunning.get({ id, now });
-      return row === undefined ? undefined : deliveryFromRow(row);
+      if (markRunning.run({ id, now }).changes === 0) return undefined;
+      return this.readById(id);
     });
     this.markFailedTx = this.db.transaction((id: string, error: string, now: number) => {
       const row = markFailed.get({ id, error, now }) as
@@ -292,7 +291,9 @@ export class SqliteStore implements Store {
     if (claimed === undefined) return { accepted: false, reason: 'duplicate' };
     const id = journalId(delivery.receivedAt);
     const seq = this.nextSeq();
-    this.statements.insertDelivery.run({ ...row, id, seq });
+    const { payload, ...columns } = row;
+    this.statements.insertDelivery.run({ ...columns, id, seq });
+    this.statements.insertPayload.run({ id, payload });
     return { accepted: true, record: queuedRecord(delivery, id, seq) };
   }
 

@@ -58,14 +58,15 @@ export interface Statements {
   saveLastSeq: Statement<[number]>;
   claimKey: Statement<{ route: string; delivery_id: string; now: number; expires_at: number }>;
   releaseKey: Statement<{ route: string; delivery_id: string }>;
-  insertDelivery: Statement<DeliveryInsert>;
+  insertDelivery: Statement<Omit<DeliveryInsert, 'payload'>>;
+  insertPayload: Statement<{ id: string; payload: string }>;
   byId: Statement<[string]>;
   newestByDeliveryId: Statement<[string]>;
   queued: Statement<[number, number]>;
   list: Record<'all' | 'byRoute' | 'byStatus' | 'byRouteAndStatus', Statement<ListParams>>;
   requeue: Statement<{ id: string; attempt_log: string }>;
   running: Statement<[]>;
-  /** Returns the updated row, or none when the id is unknown. */
+  /** Changes one row, or none when the id is unknown; `byId` reads it back. */
   markRunning: Statement<MarkParams>;
   saveProgress: Statement<{
     id: string;
@@ -89,7 +90,7 @@ export interface Statements {
 /** Prepares every statement once, for the life of the connection. */
 export function prepareStatements(db: Database.Database): Statements {
   const listBy = (where: string) =>
-    db.prepare<ListParams>(`SELECT * FROM deliveries ${where} ORDER BY seq DESC LIMIT @limit`);
+    db.prepare<ListParams>(`SELECT * FROM journal ${where} ORDER BY seq DESC LIMIT @limit`);
   return {
     lastSeq: db.prepare<[]>('SELECT last_seq FROM journal_sequence WHERE id = 1').pluck(),
     saveLastSeq: db.prepare<[number]>('UPDATE journal_sequence SET last_seq = ? WHERE id = 1'),
@@ -107,15 +108,18 @@ export function prepareStatements(db: Database.Database): Statements {
     releaseKey: db.prepare<{ route: string; delivery_id: string }>(
       'DELETE FROM idempotency_keys WHERE route = @route AND delivery_id = @delivery_id',
     ),
-    insertDelivery: db.prepare<DeliveryInsert>(
-      `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, payload,
+    insertDelivery: db.prepare<Omit<DeliveryInsert, 'payload'>>(
+      `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at,
          headers, order_key, max_attempts, status, attempts, next_attempt_at)
-       VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at, @payload,
+       VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at,
          @headers, @order_key, @max_attempts, 'queued', 0, @next_attempt_at)`,
     ),
-    byId: db.prepare<[string]>('SELECT * FROM deliveries WHERE id = ?'),
+    insertPayload: db.prepare<{ id: string; payload: string }>(
+      'INSERT INTO delivery_payloads (id, payload) VALUES (@id, @payload)',
+    ),
+    byId: db.prepare<[string]>('SELECT * FROM journal WHERE id = ?'),
     newestByDeliveryId: db.prepare<[string]>(
-      'SELECT * FROM deliveries WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1',
+      'SELECT * FROM journal WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1',
     ),
     queued: db.prepare<[number, number]>(
       `SELECT id, seq, route, delivery_id, order_key, next_attempt_at FROM deliveries
@@ -130,16 +134,15 @@ export function prepareStatements(db: Database.Database): Statements {
     requeue: db.prepare<{ id: string; attempt_log: string }>(
       `UPDATE deliveries SET status = 'queued', attempt_log = @attempt_log WHERE id = @id`,
     ),
-    running: db.prepare<[]>(`SELECT * FROM deliveries WHERE status = 'running'`),
-    // `startAttempt` in SQL, and the updated row back: one statement, one read.
+    running: db.prepare<[]>(`SELECT * FROM journal WHERE status = 'running'`),
+    // `startAttempt` in SQL: the row is not read or parsed to append to its attempt log.
     markRunning: db.prepare<MarkParams>(
       `UPDATE deliveries SET status = 'running', attempts = attempts + 1,
          started_at = COALESCE(started_at, @now),
          attempt_log = json_insert(attempt_log, '$[#]', json_object(
            'attempt', json_array_length(attempt_log) + 1, 'startedAt', ${NOW},
            'finishedAt', NULL, 'error', NULL))
-       WHERE id = @id
-       RETURNING *`,
+       WHERE id = @id`,
     ),
     saveProgress: db.prepare<{
       id: string;
