@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,18 @@ import { HOUR_MS, newDelivery, useTestStores } from './test-support/stores.js';
 const { dir } = useTestStores();
 
 const padding = 'p'.repeat(6000);
+
+/** The log header's checkpoint sequence number: SQLite adds one each time the log restarts. */
+function logRestarts(file: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(`${file}-wal`, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}
 
 async function acceptMany(store: SqliteStore, count: number): Promise<void> {
   for (let i = 0; i < count; i += 50) {
@@ -37,6 +49,25 @@ describe('background checkpoints', () => {
     const check = new Database(file, { readonly: true });
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(check.prepare('SELECT count(*) FROM deliveries').pluck().get()).toBe(250);
+    check.close();
+  });
+
+  it('start the log again under steady writes instead of letting it grow', async () => {
+    const file = path.join(dir(), 'state.db');
+    const store = new SqliteStore({ path: file, backgroundCheckpoints: true });
+    await acceptMany(store, 50);
+    const firstRestarts = logRestarts(file);
+    // Commits without a pause for 2.5 s; a log that is never complete never starts again.
+    const until = Date.now() + 2_500;
+    let accepted = 50;
+    while (Date.now() < until) {
+      await acceptMany(store, 50);
+      accepted += 50;
+    }
+    expect(logRestarts(file)).toBeGreaterThan(firstRestarts);
+    await store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare('SELECT count(*) FROM deliveries').pluck().get()).toBe(accepted);
     check.close();
   });
 

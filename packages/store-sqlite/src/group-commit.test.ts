@@ -16,6 +16,32 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
+  it('holds a scheduled commit while its gate is closed, and never an explicit flush', async () => {
+    const batches: number[][] = [];
+    let open = false;
+    let inside = 0;
+    const group = new GroupCommit(
+      (items: readonly number[]) => {
+        batches.push([...items]);
+        return [...items];
+      },
+      { enter: () => open && ++inside === 1, leave: () => void inside-- },
+    );
+    const first = group.submit(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batches).toEqual([]);
+    open = true;
+    expect(await first).toBe(1);
+    expect(batches).toEqual([[1]]);
+    expect(inside).toBe(0);
+
+    open = false;
+    const second = group.submit(2);
+    group.flush();
+    expect(await second).toBe(2);
+    expect(batches).toEqual([[1], [2]]);
+  });
+
   it('starts a new batch for what is submitted after a commit', async () => {
     const batches: number[][] = [];
     const group = new GroupCommit((items: readonly number[]) => {

@@ -4,6 +4,15 @@
  * write, so a burst of requests shares one instead of paying one each.
  */
 
+/**
+ * Lets another thread hold scheduled commits back for a moment (`checkpointer.ts`): `enter()`
+ * false means "not now", and the batch is tried again 1 ms later, off the event loop's back.
+ */
+export interface CommitGate {
+  enter(): boolean;
+  leave(): void;
+}
+
 interface Waiting<Item, Result> {
   item: Item;
   resolve: (result: Result) => void;
@@ -19,7 +28,10 @@ export class GroupCommit<Item, Result> {
    *   order; returns only after COMMIT. If it throws, nothing was committed and every caller
    *   of the batch sees the error.
    */
-  constructor(private readonly commit: (items: readonly Item[]) => Result[]) {}
+  constructor(
+    private readonly commit: (items: readonly Item[]) => Result[],
+    private readonly gate?: CommitGate,
+  ) {}
 
   /** Queues an item; resolves with its result once its batch is committed. */
   submit(item: Item): Promise<Result> {
@@ -27,7 +39,7 @@ export class GroupCommit<Item, Result> {
       this.waiting.push({ item, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => this.flushWhenOpen());
       }
     });
   }
@@ -37,9 +49,32 @@ export class GroupCommit<Item, Result> {
     return this.waiting.length;
   }
 
-  /** Commits whatever is waiting now (also called by `close()` so nothing is left behind). */
+  /**
+   * Commits whatever is waiting now, gate or not: for reads that must see earlier writes, and
+   * `close()`, so nothing is left behind.
+   */
   flush(): void {
     this.scheduled = false;
+    this.commitWaiting();
+  }
+
+  /** The scheduled commit: waits while the gate is closed. */
+  private flushWhenOpen(): void {
+    this.scheduled = false;
+    if (this.waiting.length === 0) return;
+    if (this.gate && !this.gate.enter()) {
+      this.scheduled = true;
+      setTimeout(() => this.flushWhenOpen(), 1);
+      return;
+    }
+    try {
+      this.commitWaiting();
+    } finally {
+      this.gate?.leave();
+    }
+  }
+
+  private commitWaiting(): void {
     const batch = this.waiting;
     if (batch.length === 0) return;
     this.waiting = [];

@@ -16,7 +16,7 @@ import type {
 import { queuedRecord } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
 import { closeAttempt } from './attempt-log.js';
-import { BackgroundCheckpointer, WAL_SIZE_LIMIT_BYTES } from './checkpointer.js';
+import { BackgroundCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type SqliteStoreOptions } from './connection.js';
 import { GroupCommit } from './group-commit.js';
 import { journalId } from './journal-id.js';
@@ -97,7 +97,13 @@ export class SqliteStore implements Store {
         : undefined;
     const commitWrites = this.transaction((batch: readonly WriteOp[]) => batch.map((op) => op()));
     // IMMEDIATE: take the write lock up front, so a busy file means waiting, not failing.
-    this.writes = new GroupCommit((batch) => commitWrites.immediate(batch));
+    this.writes = new GroupCommit(
+      (batch) => commitWrites.immediate(batch),
+      this.checkpointer && {
+        enter: () => this.checkpointer?.enterCommit() ?? true,
+        leave: () => this.checkpointer?.leaveCommit(),
+      },
+    );
     const { markRunning, markFailed, releaseKey } = this.statements;
     // The attempt log changes in SQL, then the row is read back. A damaged row throws and its
     // savepoint is rolled back, so nothing changes, as when it was read first.
@@ -276,7 +282,6 @@ export class SqliteStore implements Store {
       },
     });
     this.db.pragma('wal_autocheckpoint = 0');
-    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     return checkpointer;
   }
 
