@@ -91,6 +91,17 @@ export async function runAttempt(
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
+  // Progress (prompt, answer) is written without waiting: the store commits writes in order, so
+  // it is in the journal no later than the outcome written after it, and the attempt goes on
+  // without a commit round trip per step. A failed save is logged; it never changes the outcome.
+  const saves: Promise<void>[] = [];
+  const saveProgress = (progress: Parameters<Store['saveProgress']>[1]): void => {
+    saves.push(
+      store.saveProgress(record.id, progress).catch((error: unknown) => {
+        log.error({ err: errorMessage(error) }, "could not save the attempt's progress");
+      }),
+    );
+  };
   try {
     const routeConfig = await deps.resolveRoute(record.route);
     if (!routeConfig)
@@ -110,7 +121,7 @@ export async function runAttempt(
         agent,
         log,
       });
-      await store.saveProgress(record.id, { prompt });
+      saveProgress({ prompt });
       log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
       const runStarted = Date.now();
       const result = await withTimeout(
@@ -139,10 +150,7 @@ export async function runAttempt(
       answer = result.answer;
       record.answer = answer;
       if (result.accounting) record.agent = result.accounting;
-      await store.saveProgress(record.id, {
-        answer,
-        ...(result.accounting ? { agent: result.accounting } : {}),
-      });
+      saveProgress({ answer, ...(result.accounting ? { agent: result.accounting } : {}) });
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {
@@ -161,6 +169,7 @@ export async function runAttempt(
       signal: abort.signal,
     });
     await store.markDelivered(record.id, Date.now());
+    await Promise.all(saves);
     log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
     hooks.attemptFinished.call({
       record,
@@ -171,6 +180,7 @@ export async function runAttempt(
     });
     return { status: 'delivered', record };
   } catch (error) {
+    await Promise.all(saves);
     if (stopping() && abort.signal.aborted) return { status: 'interrupted', record };
     const message = errorMessage(error);
     const now = Date.now();

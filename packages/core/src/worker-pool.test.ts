@@ -6,14 +6,18 @@ import { createHooks, type GatewayHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
 import { createRouteResolver } from './routes.js';
-import { WorkerPool } from './worker-pool.js';
+import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 const pools: WorkerPool[] = [];
 afterEach(async () => {
   for (const pool of pools.splice(0)) await pool.stop(1000);
 });
 
-function setup(extra: Record<string, unknown>, run: (deliveryId: string) => Promise<string>) {
+function setup(
+  extra: Record<string, unknown>,
+  run: (deliveryId: string) => Promise<string>,
+  poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intakeSaturated' | 'pollIntervalMs'> = {},
+) {
   const config = parseConfig({
     platforms: { webhook: { extra: { retry_backoff_ms: 5, ...extra } } },
   });
@@ -34,6 +38,7 @@ function setup(extra: Record<string, unknown>, run: (deliveryId: string) => Prom
     home: '/tmp',
     log: silentLogger(),
     random: () => 1,
+    ...poolOptions,
   });
   pools.push(pool);
   return { store, pool };
@@ -157,5 +162,62 @@ describe('WorkerPool', () => {
     await until(
       async () => calls === 2 && (await store.list({ status: 'delivered' })).length === 1,
     );
+  });
+
+  it('holds at most maxHeld deliveries; the rest wait in the journal and run in order', async () => {
+    const started: string[] = [];
+    let release = (): void => undefined;
+    const { store, pool } = setup(
+      { concurrency: 1, routes: { r: { secret: 's' } } },
+      async (id) => {
+        started.push(id);
+        // The first run waits until everything is accepted, so the backlog piles up.
+        if (id === 'd0') await new Promise<void>((resolve) => (release = resolve));
+        return 'ok';
+      },
+      { maxHeld: 3, pollIntervalMs: 50 },
+    );
+    await pool.start();
+    const ids = Array.from({ length: 12 }, (_, i) => `d${i}`);
+    let mostHeld = 0;
+    for (const id of ids) {
+      const result = await store.accept(delivery('r', id), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+      mostHeld = Math.max(mostHeld, pool.queuedCount);
+      await sleep(1);
+    }
+    expect(mostHeld).toBeLessThanOrEqual(3);
+    release();
+    await until(async () => (await store.list({ status: 'delivered' })).length === ids.length);
+    expect(started).toEqual(ids);
+  });
+
+  it('starts one run at a time while intake saturates the process, then all it may', async () => {
+    let saturated = true;
+    let running = 0;
+    let mostRunning = 0;
+    const { store, pool } = setup(
+      { concurrency: 4, routes: { r: { secret: 's' } } },
+      async () => {
+        running++;
+        mostRunning = Math.max(mostRunning, running);
+        await sleep(30);
+        running--;
+        return 'ok';
+      },
+      { intakeSaturated: () => saturated },
+    );
+    await pool.start();
+    for (let i = 0; i < 12; i++) {
+      const result = await store.accept(delivery('r', `s${i}`), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+    }
+    await sleep(100);
+    expect(mostRunning).toBe(1);
+    expect((await store.list({ status: 'delivered' })).length).toBeGreaterThan(0);
+    saturated = false;
+    pool.wake();
+    await until(async () => (await store.list({ status: 'delivered' })).length === 12);
+    expect(mostRunning).toBe(4);
   });
 });

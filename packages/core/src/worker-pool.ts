@@ -32,7 +32,18 @@ export interface WorkerPoolOptions extends AttemptDeps {
    * starts one run at a time; `wake()` when it ends.
    */
   intakeSaturated?: () => boolean;
+  /** At most this many queued deliveries are held in memory (default `MAX_HELD`). */
+  maxHeld?: number;
 }
+
+/**
+ * How many queued deliveries the pool holds in memory. A backlog beyond it stays in the journal
+ * only, and the poll loads it as the held ones run: memory stays flat however long the backlog.
+ */
+export const MAX_HELD = 5_000;
+
+/** Rows read from the journal per query when polling. */
+const POLL_PAGE = 1_000;
 
 /** The embedded queue: the journal is the truth, this process schedules from it. */
 export class WorkerPool implements DeliveryQueue {
@@ -45,7 +56,10 @@ export class WorkerPool implements DeliveryQueue {
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Every queued row with a seq up to here is held, running or finished. */
   private pollCursor = 0;
+  /** Set when a queued row was left in the journal because the pool held `maxHeld` already. */
+  private spilled = false;
   private polling = false;
   private dispatchScheduled = false;
   private stopping = false;
@@ -62,9 +76,10 @@ export class WorkerPool implements DeliveryQueue {
     this.pollTimer.unref();
   }
 
-  /** Queues a delivery the receiver just journaled. */
+  /** Queues a delivery the receiver just journaled (or leaves it to the poll when full). */
   enqueue(record: DeliveryRecord): void {
-    this.add(record);
+    if (this.isFull()) this.spill(record.seq);
+    else this.add(record);
     this.scheduleDispatch();
   }
 
@@ -113,13 +128,22 @@ export class WorkerPool implements DeliveryQueue {
     if (this.polling || this.stopping) return;
     this.polling = true;
     try {
-      for (;;) {
-        const rows = await this.options.store.queued(this.pollCursor, 1000);
+      this.spilled = false;
+      let full = false;
+      while (!full) {
+        const rows = await this.options.store.queued(this.pollCursor, POLL_PAGE);
         for (const row of rows) {
+          if (!this.known.has(row.id)) {
+            if (this.isFull()) {
+              this.spill(row.seq);
+              full = true;
+              break;
+            }
+            this.add(row);
+          }
           this.pollCursor = Math.max(this.pollCursor, row.seq);
-          if (!this.known.has(row.id)) this.add(row);
         }
-        if (rows.length < 1000) break;
+        if (rows.length < POLL_PAGE) break;
       }
       this.scheduleDispatch();
     } catch (error) {
@@ -127,6 +151,16 @@ export class WorkerPool implements DeliveryQueue {
     } finally {
       this.polling = false;
     }
+  }
+
+  private isFull(): boolean {
+    return this.queue.length >= (this.options.maxHeld ?? MAX_HELD);
+  }
+
+  /** Leaves a queued row to the poll: the cursor goes back so the next poll reads it. */
+  private spill(seq: number): void {
+    this.spilled = true;
+    this.pollCursor = Math.min(this.pollCursor, seq - 1);
   }
 
   private add(
@@ -214,6 +248,10 @@ export class WorkerPool implements DeliveryQueue {
         this.running.delete(item.id);
         this.runningPerRoute.set(item.route, (this.runningPerRoute.get(item.route) ?? 1) - 1);
         if (item.orderKey !== null) this.busyOrderKeys.delete(item.orderKey);
+        // A backlog left in the journal is loaded as soon as half of what is held has run.
+        if (this.spilled && this.queue.length <= (this.options.maxHeld ?? MAX_HELD) / 2) {
+          void this.poll();
+        }
         this.scheduleDispatch();
       });
     this.running.set(item.id, { route: item.route, orderKey: item.orderKey, abort, done });
