@@ -91,14 +91,14 @@ export async function runAttempt(
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
-  // Progress (prompt, answer) is written without waiting: the store commits writes in order, so
-  // it is in the journal no later than the outcome written after it, and the attempt goes on
-  // without a commit round trip per step. A failed save is logged; it never changes the outcome.
+  // The rendered prompt is written without waiting: the store commits writes in order, so it is
+  // in the journal no later than the answer or outcome written after it, and the run starts
+  // without a commit round trip. A failed save is logged; it never changes the outcome.
   const saves: Promise<void>[] = [];
-  const saveProgress = (progress: Parameters<Store['saveProgress']>[1]): void => {
+  const savePrompt = (progress: { prompt: string }): void => {
     saves.push(
       store.saveProgress(record.id, progress).catch((error: unknown) => {
-        log.error({ err: errorMessage(error) }, "could not save the attempt's progress");
+        log.error({ err: errorMessage(error) }, 'could not save the rendered prompt');
       }),
     );
   };
@@ -121,7 +121,7 @@ export async function runAttempt(
         agent,
         log,
       });
-      saveProgress({ prompt });
+      savePrompt({ prompt });
       log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
       const runStarted = Date.now();
       const result = await withTimeout(
@@ -150,7 +150,11 @@ export async function runAttempt(
       answer = result.answer;
       record.answer = answer;
       if (result.accounting) record.agent = result.accounting;
-      saveProgress({ answer, ...(result.accounting ? { agent: result.accounting } : {}) });
+      // Committed before the target is called: after a crash there, the agent does not run again.
+      await store.saveProgress(record.id, {
+        answer,
+        ...(result.accounting ? { agent: result.accounting } : {}),
+      });
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {

@@ -14,6 +14,7 @@ import { openStore } from '../open-store.js';
 import { createConfigReloader } from '../reload-config.js';
 import { configWatchEnabled, loadConfigForReload } from '../reload-load.js';
 import { watchConfigFile } from '../reload-watch.js';
+import { favourMemoryFootprint } from '../v8-footprint.js';
 
 export interface GatewayCommandOptions extends HomeOptions {
   logLevel: LogLevel;
@@ -26,6 +27,7 @@ export function listeningLine(host: string, port: number, routes: string[]): str
 }
 
 export async function runGateway(options: GatewayCommandOptions): Promise<void> {
+  favourMemoryFootprint();
   const context = await loadContext(options);
   const logger = createLogger({ home: context.home, level: options.logLevel });
   const { log } = logger;
