@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_INTERVAL_MS } from './checkpointer.js';
+import { BackgroundCheckpointer, CHECKPOINT_INTERVAL_MS } from './checkpointer.js';
 import { SqliteStore } from './sqlite-store.js';
 import { HOUR_MS, newDelivery, useTestStores } from './test-support/stores.js';
 
@@ -69,6 +69,43 @@ describe('background checkpoints', () => {
     const check = new Database(file, { readonly: true });
     expect(check.prepare('SELECT count(*) FROM deliveries').pluck().get()).toBe(accepted);
     check.close();
+  });
+
+  it('truncate a log that another writer keeps from completing, once it passes the limit', async () => {
+    const file = path.join(dir(), 'state.db');
+    await new SqliteStore({ path: file }).close();
+    // Another process's connection: not held back by this process's lock, never checkpointing.
+    const other = new Database(file);
+    other.pragma('wal_autocheckpoint = 0');
+    other.exec('CREATE TABLE scratch (text TEXT NOT NULL)');
+    const checkpointer = new BackgroundCheckpointer({
+      path: file,
+      fsync: false,
+      busyTimeoutMs: 5_000,
+      maxLogBytes: 4 * 1024 * 1024,
+      onFailure: (error) => {
+        throw error;
+      },
+    });
+    const insert = other.prepare('INSERT INTO scratch (text) VALUES (?)');
+    let written = 0;
+    let previous = 0;
+    let shrank = false;
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      for (let i = 0; i < 20; i++) insert.run(padding);
+      written += 20 * padding.length;
+      // Neither a passive checkpoint nor a restart of the log makes its file smaller.
+      const size = statSync(`${file}-wal`).size;
+      if (size < previous) shrank = true;
+      previous = size;
+      // A gateway's commits leave gaps between them; so does this writer.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await checkpointer.stop();
+    other.close();
+    expect(written).toBeGreaterThan(16 * 1024 * 1024);
+    expect(shrank).toBe(true);
   });
 
   it('stop with the store: its connection is closed before the store closes its own', async () => {

@@ -34,6 +34,9 @@ const FREE = 0;
 const STORE_COMMITTING = 1;
 const WORKER_FINISHING = 2;
 
+/** The log's size past which the worker truncates it whatever it costs the commits waiting. */
+export const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+
 /** How long `stop()` waits for the worker's last checkpoint before terminating it. */
 const STOP_TIMEOUT_MS = 5_000;
 
@@ -44,12 +47,14 @@ interface WorkerData {
   busyTimeoutMs: number;
   intervalMs: number;
   finishEvery: number;
+  maxLogBytes: number;
   lock: SharedArrayBuffer;
 }
 
 // Plain CommonJS, evaluated in the worker: no file to find next to the compiled code, so it runs
 // the same from `dist/` and under the test runner.
 const WORKER_SOURCE = /* js */ `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
@@ -73,6 +78,12 @@ const checkpoint = () => {
   } finally {
     Atomics.store(lock, 0, ${FREE});
   }
+  // Another process writing the same file (a second gateway, the CLI) is not held back, and
+  // under its steady writes the log may never be complete. Past a size, take SQLite's write
+  // lock to copy and truncate it: commits wait in SQLite's busy handler for that once.
+  if (fs.statSync(workerData.path + '-wal', { throwIfNoEntry: false })?.size > workerData.maxLogBytes) {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -85,6 +96,8 @@ export interface CheckpointerOptions {
   path: string;
   fsync: boolean;
   busyTimeoutMs: number;
+  /** For tests: the log size that forces a truncating checkpoint (default `MAX_LOG_BYTES`). */
+  maxLogBytes?: number;
   /** Called once if the worker fails; the store then goes back to checkpointing in its commits. */
   onFailure: (error: Error) => void;
 }
@@ -103,6 +116,7 @@ export class BackgroundCheckpointer {
       busyTimeoutMs: options.busyTimeoutMs,
       intervalMs: CHECKPOINT_INTERVAL_MS,
       finishEvery: FINISH_EVERY,
+      maxLogBytes: options.maxLogBytes ?? MAX_LOG_BYTES,
       lock: this.lock.buffer,
     };
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
