@@ -22,3 +22,15 @@ describe('reading rows', () => {
     await expect(store.get(result.record.id)).rejects.toThrow(/headers\.x-count/);
   });
 });
+
+describe('a journal row without its payload', () => {
+  it('is reported as damaged, not left out of the journal', async () => {
+    const store = open();
+    const result = await store.accept(newDelivery(), HOUR_MS);
+    if (!result.accepted) throw new Error('expected the delivery to be accepted');
+    const other = new Database(store.path);
+    other.prepare('DELETE FROM delivery_payloads').run();
+    other.close();
+    await expect(store.list({ limit: 10 })).rejects.toThrow(/payload/);
+  });
+});

@@ -73,7 +73,8 @@ const createJournal: Migration = (db) => {
  * Payloads move to their own table. A worker updates a delivery's row four times (running,
  * prompt, answer, delivered) and SQLite rewrites a whole row on each update: with the ~6 KB
  * payload inside, every update wrote it (and its overflow page) to the log again. Apart, an
- * update writes a few hundred bytes. `journal` is the row as before, payload included.
+ * update writes a few hundred bytes. `journal` is the row as before, payload included (a LEFT
+ * JOIN: a row whose payload went missing is reported as damaged, not silently left out).
  */
 const splitPayloads: Migration = (db) => {
   db.exec(`
@@ -87,7 +88,7 @@ const splitPayloads: Migration = (db) => {
       BEGIN DELETE FROM delivery_payloads WHERE id = old.id; END;
     CREATE VIEW journal AS
       SELECT deliveries.*, delivery_payloads.payload
-      FROM deliveries JOIN delivery_payloads USING (id);
+      FROM deliveries LEFT JOIN delivery_payloads USING (id);
   `);
 };
 
