@@ -55,7 +55,8 @@ export function createLogger(options: {
   }
   const log = pino(
     { level: options.level, redact: { paths: REDACT, censor: '****' }, base: { pid: process.pid } },
-    pino.multistream(streams),
+    // One destination (no TTY) is written directly: multistream costs every line a fan-out.
+    streams.length === 1 ? file : pino.multistream(streams),
   );
   const ready = new Promise<void>((resolve, reject) => {
     file.once('ready', () => resolve());
