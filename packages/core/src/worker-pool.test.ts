@@ -17,11 +17,11 @@ function setup(
   extra: Record<string, unknown>,
   run: (deliveryId: string) => Promise<string>,
   poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intakeSaturated' | 'pollIntervalMs'> = {},
+  store: MemoryStore = new MemoryStore(),
 ) {
   const config = parseConfig({
     platforms: { webhook: { extra: { retry_backoff_ms: 5, ...extra } } },
   });
-  const store = new MemoryStore();
   const hooks: GatewayHooks = createHooks();
   void corePlugin.setup(
     { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
@@ -219,5 +219,42 @@ describe('WorkerPool', () => {
     pool.wake();
     await until(async () => (await store.list({ status: 'delivered' })).length === 12);
     expect(mostRunning).toBe(4);
+  });
+
+  it('keeps a pull request in order when its deliveries wait in the journal past maxHeld', async () => {
+    /** A journal whose reads take a while, so deliveries arrive while the pool reads it. */
+    class SlowReadStore extends MemoryStore {
+      override async queued(afterSeq: number, limit: number) {
+        await sleep(40);
+        return super.queued(afterSeq, limit);
+      }
+    }
+    const started: string[] = [];
+    let release = (): void => undefined;
+    const { store, pool } = setup(
+      { concurrency: 1, routes: { r: { secret: 's' } } },
+      async (id) => {
+        started.push(id);
+        if (id === 'p1') await new Promise<void>((resolve) => (release = resolve));
+        return 'ok';
+      },
+      { maxHeld: 2, pollIntervalMs: 60_000 },
+      new SlowReadStore(),
+    );
+    await pool.start();
+    const accept = async (id: string) => {
+      const result = await store.accept(delivery('r', id, 'r|o/r|7'), 3_600_000);
+      if (result.accepted) pool.enqueue(result.record);
+    };
+    // p1 runs and blocks; p2 and p3 fill the pool; p4 waits in the journal.
+    await accept('p1');
+    await until(() => Promise.resolve(started.includes('p1')));
+    for (const id of ['p2', 'p3', 'p4']) await accept(id);
+    release();
+    // The pool makes room and starts reading p4 back; p5 arrives meanwhile.
+    await sleep(10);
+    await accept('p5');
+    await until(async () => (await store.list({ status: 'delivered' })).length === 5);
+    expect(started).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
   });
 });

@@ -58,8 +58,10 @@ export class WorkerPool implements DeliveryQueue {
   private pollTimer: NodeJS.Timeout | undefined;
   /** Every queued row with a seq up to here is held, running or finished. */
   private pollCursor = 0;
-  /** Set when a queued row was left in the journal because the pool held `maxHeld` already. */
+  /** Set while queued rows wait in the journal only (the pool held `maxHeld` when they came). */
   private spilled = false;
+  /** How many rows were left to the journal so far (a poll checks none came while it read). */
+  private spills = 0;
   private polling = false;
   private dispatchScheduled = false;
   private stopping = false;
@@ -76,9 +78,13 @@ export class WorkerPool implements DeliveryQueue {
     this.pollTimer.unref();
   }
 
-  /** Queues a delivery the receiver just journaled (or leaves it to the poll when full). */
+  /**
+   * Queues a delivery the receiver just journaled, or leaves it to the poll when the pool is full
+   * or older deliveries wait in the journal (held ones must stay the oldest, so a pull request's
+   * deliveries still run in order of arrival).
+   */
   enqueue(record: DeliveryRecord): void {
-    if (this.isFull()) this.spill(record.seq);
+    if (this.spilled || this.isFull()) this.spill(record.seq);
     else this.add(record);
     this.scheduleDispatch();
   }
@@ -128,28 +134,38 @@ export class WorkerPool implements DeliveryQueue {
     if (this.polling || this.stopping) return;
     this.polling = true;
     try {
-      this.spilled = false;
       let full = false;
-      while (!full) {
-        const rows = await this.options.store.queued(this.pollCursor, POLL_PAGE);
-        for (const row of rows) {
-          if (!this.known.has(row.id)) {
-            if (this.isFull()) {
-              this.spill(row.seq);
-              full = true;
-              break;
-            }
-            this.add(row);
-          }
-          this.pollCursor = Math.max(this.pollCursor, row.seq);
-        }
-        if (rows.length < POLL_PAGE) break;
-      }
+      let spillsBefore;
+      do {
+        spillsBefore = this.spills;
+        full = await this.loadQueued();
+        // Deliveries left to the journal while it read: another pass reads them.
+      } while (!full && this.spills !== spillsBefore);
+      // Everything queued is held now, so new deliveries may be held directly again.
+      if (!full) this.spilled = false;
       this.scheduleDispatch();
     } catch (error) {
       this.options.log.error({ err: errorMessage(error) }, 'could not read queued deliveries');
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** Reads queued rows past the cursor into the queue; true when it filled up first. */
+  private async loadQueued(): Promise<boolean> {
+    for (;;) {
+      const rows = await this.options.store.queued(this.pollCursor, POLL_PAGE);
+      for (const row of rows) {
+        if (!this.known.has(row.id)) {
+          if (this.isFull()) {
+            this.spill(row.seq);
+            return true;
+          }
+          this.add(row);
+        }
+        this.pollCursor = Math.max(this.pollCursor, row.seq);
+      }
+      if (rows.length < POLL_PAGE) return false;
     }
   }
 
@@ -160,6 +176,7 @@ export class WorkerPool implements DeliveryQueue {
   /** Leaves a queued row to the poll: the cursor goes back so the next poll reads it. */
   private spill(seq: number): void {
     this.spilled = true;
+    this.spills++;
     this.pollCursor = Math.min(this.pollCursor, seq - 1);
   }
 
