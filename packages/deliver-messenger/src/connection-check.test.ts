@@ -1,8 +1,7 @@
 import { createHooks, parseConfig } from '@webhook-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import { capturingLogger, startFakeService, type FakeService } from '@webhook-gateway/core/testing';
 
 const TELEGRAM_TOKEN = '777:telegram-secret';
 const DISCORD_TOKEN = 'discord-secret';

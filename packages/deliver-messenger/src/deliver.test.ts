@@ -4,9 +4,13 @@ import { messengerOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { telegram } from './telegram.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest, fakeDelivery } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  fakeDelivery,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 const ok = { status: 200, body: { ok: true, result: { message_id: 1 } } };
 

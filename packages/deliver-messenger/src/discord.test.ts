@@ -4,9 +4,12 @@ import { deliverToMessenger } from './deliver.js';
 import { discord } from './discord.js';
 import { messengerOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 const TOKEN = 'MTIz.discord-test-token';
 const CHANNEL = '1234567890123456789';

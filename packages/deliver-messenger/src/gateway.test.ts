@@ -6,13 +6,11 @@ import {
   type FakeAnswer,
   type FakeService,
   type ReceivedRequest,
-} from './test-support/fake-service.js';
-import {
   postPullRequest,
   startGateway,
   waitForDelivery,
   type RunningGateway,
-} from './test-support/gateway-harness.js';
+} from '@webhook-gateway/core/testing';
 
 const ANSWER = 'Reviewed: looks good.';
 const PAYLOAD = {

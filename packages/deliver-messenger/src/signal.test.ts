@@ -4,9 +4,12 @@ import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
 import { signal } from './signal.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 let fake: FakeService | undefined;
 afterEach(async () => {

@@ -4,9 +4,12 @@ import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
 import { slack } from './slack.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 const TOKEN = 'xoxb-slack-test-token';
 const posted = { status: 200, body: { ok: true, channel: 'C0123456', ts: '1503435956.000247' } };

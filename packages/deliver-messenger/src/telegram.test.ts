@@ -4,9 +4,12 @@ import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
 import { telegram } from './telegram.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 const TOKEN = '123456:TEST-telegram-token';
 const ok = { status: 200, body: { ok: true, result: { message_id: 1, chat: { id: -100123 } } } };

@@ -3,9 +3,13 @@ import { deliverSms } from './deliver.js';
 import { smsOptionsSchema } from './options.js';
 import { SentParts } from './sent-parts.js';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
-import { capturingLogger } from './test-support/fake-logger.js';
-import { deliverRequest, fakeDelivery } from './test-support/deliver-request.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
+import {
+  capturingLogger,
+  deliverRequest,
+  fakeDelivery,
+  startFakeService,
+  type FakeService,
+} from '@webhook-gateway/core/testing';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const AUTH_TOKEN = 'twilio-auth-token-secret';

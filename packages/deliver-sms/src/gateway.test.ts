@@ -1,13 +1,14 @@
 /** A delivery through a whole running gateway: webhook in, text out. */
 import { afterEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
-import { startFakeService, type FakeService } from './test-support/fake-service.js';
 import {
+  startFakeService,
+  type FakeService,
   postPullRequest,
   startGateway,
   waitForDelivery,
   type RunningGateway,
-} from './test-support/gateway-harness.js';
+} from '@webhook-gateway/core/testing';
 
 const SID = 'AC11111111111111111111111111111111';
 

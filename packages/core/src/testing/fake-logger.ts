@@ -1,5 +1,5 @@
 /** A logger that keeps what it is told, for asserting on log lines. */
-import type { Logger } from '@webhook-gateway/core';
+import type { Logger } from '../index.js';
 
 export interface LogLine {
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';

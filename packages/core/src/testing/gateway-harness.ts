@@ -11,7 +11,7 @@ import {
   type DeliveryRecord,
   type Gateway,
   type GatewayPlugin,
-} from '@webhook-gateway/core';
+} from '../index.js';
 
 /** A runner that answers every prompt with `answer` (the real runners live in another package). */
 export function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {

@@ -1,10 +1,5 @@
 /** A DeliverRequest as the worker pool builds one, for calling a target directly. */
-import {
-  parseConfig,
-  type DeliverRequest,
-  type DeliveryRecord,
-  type Logger,
-} from '@webhook-gateway/core';
+import { parseConfig, type DeliverRequest, type DeliveryRecord, type Logger } from '../index.js';
 
 let nextId = 1;
 
