@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
-import { SentParts } from './sent-parts.js';
+import { SentParts } from '@webhook-gateway/core';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { telegram } from './telegram.js';
 import {

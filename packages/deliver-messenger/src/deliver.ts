@@ -1,11 +1,15 @@
 /** Delivering one answer to a messenger: pick the chat, split, send each part in order. */
-import { errorMessage, sendWithRateLimitRetries, type DeliverRequest } from '@webhook-gateway/core';
+import {
+  errorMessage,
+  sendWithRateLimitRetries,
+  type DeliverRequest,
+  type SentParts,
+} from '@webhook-gateway/core';
 import { resolveChatId } from './chat-id.js';
 import { callService, redact } from './http.js';
 import type { MessengerOptions } from './options.js';
 import { endpointOf, platformSettings } from './platform-settings.js';
 import type { MessengerProtocol } from './protocol.js';
-import type { SentParts } from './sent-parts.js';
 import { messageParts } from './split-message.js';
 
 export interface DeliverContext {

@@ -3,7 +3,7 @@ import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
 import { discord } from './discord.js';
 import { messengerOptionsSchema } from './options.js';
-import { SentParts } from './sent-parts.js';
+import { SentParts } from '@webhook-gateway/core';
 import {
   capturingLogger,
   deliverRequest,

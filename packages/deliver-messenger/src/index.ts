@@ -2,13 +2,12 @@
  * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
  * Slack and signal-cli protocols), each configured under `platforms.<target>`.
  */
-import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
 import { PROTOCOLS } from './protocols.js';
-import { SentParts } from './sent-parts.js';
 
 export { resolveChatId } from './chat-id.js';
 export { messengerConfigProblems } from './config-problems.js';

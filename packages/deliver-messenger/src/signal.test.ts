@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
 import { messengerOptionsSchema } from './options.js';
-import { SentParts } from './sent-parts.js';
+import { SentParts } from '@webhook-gateway/core';
 import { signal } from './signal.js';
 import {
   capturingLogger,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverSms } from './deliver.js';
 import { smsOptionsSchema } from './options.js';
-import { SentParts } from './sent-parts.js';
+import { SentParts } from '@webhook-gateway/core';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import {
   capturingLogger,

@@ -1,9 +1,13 @@
 /** Delivering one answer by SMS: pick the number, split, text each part in order. */
-import { errorMessage, sendWithRateLimitRetries, type DeliverRequest } from '@webhook-gateway/core';
+import {
+  errorMessage,
+  sendWithRateLimitRetries,
+  type DeliverRequest,
+  type SentParts,
+} from '@webhook-gateway/core';
 import { callTwilio, redact } from './http.js';
 import type { SmsOptions } from './options.js';
 import { resolveRecipient } from './recipient.js';
-import type { SentParts } from './sent-parts.js';
 import { twilioCredentials } from './settings.js';
 import { smsParts } from './split-message.js';
 import { classifyMessageAnswer, messageRequest } from './twilio.js';

@@ -1,10 +1,9 @@
 /** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
-import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
 import { smsConfigProblems } from './config-problems.js';
 import { logTwilioConnection } from './connection-check.js';
 import { deliverSms } from './deliver.js';
 import { smsOptionsSchema } from './options.js';
-import { SentParts } from './sent-parts.js';
 
 export { smsConfigProblems } from './config-problems.js';
 export { checkTwilio, logTwilioConnection } from './connection-check.js';

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { bodyExcerpt, type HttpAnswer, type HttpRequest } from './http.js';
-import { parseRetryAfter } from '@webhook-gateway/core';
-import type { SendOutcome } from '@webhook-gateway/core';
+import { parseRetryAfter, type SendOutcome } from '@webhook-gateway/core';
 
 /** What a message is sent with. */
 export interface TwilioCredentials {

@@ -4,19 +4,19 @@
  * `MemoryStore`; every method that changes state resolves once Redis has applied it.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  AcceptResult,
-  AgentAccounting,
-  DeliveryFilter,
-  DeliveryQueue,
-  DeliveryRecord,
-  DeliveryStatus,
-  NewDelivery,
-  QueueContext,
-  Store,
-  Subscription,
+import {
+  type AcceptResult,
+  type AgentAccounting,
+  type DeliveryFilter,
+  type DeliveryQueue,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type NewDelivery,
+  type QueueContext,
+  type Store,
+  type Subscription,
+  queuedRecord,
 } from '@webhook-gateway/core';
-import { queuedRecord } from '@webhook-gateway/core';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { bullmqConnection, closeConnection, openCommandClient } from './connection.js';

@@ -3,8 +3,12 @@
  * `RowChange` here (pure, unit-tested without Redis), and the apply script writes it atomically,
  * provided nobody changed the row in between (its `rev`).
  */
-import type { AttemptRecord, DeliveryStatus } from '@webhook-gateway/core';
-import { closeAttempt, startAttempt } from './attempt-log.js';
+import {
+  type AttemptRecord,
+  type DeliveryStatus,
+  closeAttempt,
+  startAttempt,
+} from '@webhook-gateway/core';
 
 /** What a change needs to know about the row (read with HMGET before the change). */
 export interface RowHead {

@@ -3,19 +3,19 @@
  * one SQLite file, shared by the running gateway and the CLI. Semantics follow core's
  * `MemoryStore`; every method that changes state returns after its transaction is committed.
  */
-import type {
-  QueuedDelivery,
-  AcceptResult,
-  AgentAccounting,
-  DeliveryFilter,
-  DeliveryRecord,
-  NewDelivery,
-  Store,
-  Subscription,
+import {
+  type QueuedDelivery,
+  type AcceptResult,
+  type AgentAccounting,
+  type DeliveryFilter,
+  type DeliveryRecord,
+  type NewDelivery,
+  type Store,
+  type Subscription,
+  queuedRecord,
+  closeAttempt,
 } from '@webhook-gateway/core';
-import { queuedRecord } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
-import { closeAttempt } from './attempt-log.js';
 import { BackgroundCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, openDatabase, type SqliteStoreOptions } from './connection.js';
 import { GroupCommit } from './group-commit.js';

@@ -1,7 +1,7 @@
 /**
- * How many parts of a split answer already went out, per delivery, so that a retry (after part 3
- * of 5 failed) resumes at part 3 instead of repeating 1 and 2. Kept in memory: after a restart a
- * retry starts over, which repeats parts but loses none.
+ * How many parts of a split answer a target already sent (each message or text may cost money),
+ * per delivery, so that a retry (after part 3 of 5 failed) resumes at part 3 instead of repeating
+ * 1 and 2. Kept in memory: after a restart a retry starts over, which repeats parts but loses none.
  */
 export class SentParts {
   private readonly counts = new Map<string, number>();

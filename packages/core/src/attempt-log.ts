@@ -1,5 +1,5 @@
-/** The per-attempt history of a delivery: pure steps, applied by the store in a transaction. */
-import type { AttemptRecord } from '@webhook-gateway/core';
+/** The per-attempt history of a delivery: pure steps, applied by a store in one atomic change. */
+import type { AttemptRecord } from './delivery.js';
 
 /** The log with a new, open attempt started at `now`. */
 export function startAttempt(log: readonly AttemptRecord[], now: number): AttemptRecord[] {
