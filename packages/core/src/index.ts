@@ -16,6 +16,7 @@ export * from './plugin.js';
 export { importPlugin, resolvePlugin, setupPlugin, type LoadedPlugin } from './plugin-loader.js';
 export * from './template.js';
 export * from './delivery.js';
+export * from './delivery-schema.js';
 export * from './store.js';
 export { MemoryStore } from './memory-store.js';
 export * from './headers.js';

@@ -3,7 +3,14 @@
  * Everything read back passes a schema: another process, or another version, may have written it.
  * A null is an absent field.
  */
-import type { DeliveryRecord, NewDelivery, Subscription } from '@webhook-gateway/core';
+import {
+  agentAccountingSchema,
+  attemptLogSchema,
+  deliveryStatusSchema,
+  type DeliveryRecord,
+  type NewDelivery,
+  type Subscription,
+} from '@webhook-gateway/core';
 import { z } from 'zod';
 
 /** A field holding JSON that must match `schema`. */
@@ -26,36 +33,6 @@ const intField = z
   .string()
   .regex(/^-?\d+$/, 'is not a whole number')
   .transform((text) => Number(text));
-
-const attemptSchema = z.object({
-  attempt: z.number().int(),
-  startedAt: z.number(),
-  finishedAt: z.number().nullable(),
-  error: z.string().nullable(),
-});
-
-export const attemptLogSchema = z.array(attemptSchema);
-
-const agentAccountingSchema = z.object({
-  runner: z.string(),
-  model: z.string().optional(),
-  turns: z.number().optional(),
-  toolCalls: z
-    .array(
-      z.object({
-        tool: z.string(),
-        command: z.string(),
-        exitCode: z.number().nullable(),
-        durationMs: z.number(),
-      }),
-    )
-    .optional(),
-  usage: z
-    .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
-    .optional(),
-});
-
-export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
 
 const deliveryHashSchema = z.object({
   id: z.string(),

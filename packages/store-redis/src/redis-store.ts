@@ -15,6 +15,8 @@ import {
   type QueueContext,
   type Store,
   type Subscription,
+  attemptLogSchema,
+  deliveryStatusSchema,
   queuedRecord,
 } from '@webhook-gateway/core';
 import type { Redis } from 'ioredis';
@@ -32,9 +34,7 @@ import {
 import { RedisRateLimiter } from './rate-limiter.js';
 import { addMissingJobs } from './reconcile.js';
 import {
-  attemptLogSchema,
   deliveryFromHash,
-  deliveryStatusSchema,
   hashFromFlatReply,
   newDeliveryFields,
   publicRecord,

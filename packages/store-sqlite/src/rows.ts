@@ -2,11 +2,13 @@
  * Rows as SQLite returns them, checked and turned into the core's types. Everything read from
  * the file passes a schema: another process (or an older version) may have written it.
  */
-import type {
-  DeliveryRecord,
-  DeliveryStatus,
-  QueuedDelivery,
-  Subscription,
+import {
+  agentAccountingSchema,
+  attemptLogSchema,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type QueuedDelivery,
+  type Subscription,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
@@ -25,36 +27,6 @@ function jsonColumn<T extends z.ZodType>(schema: T) {
     })
     .pipe(schema);
 }
-
-const attemptSchema = z.object({
-  attempt: z.number().int(),
-  startedAt: z.number(),
-  finishedAt: z.number().nullable(),
-  error: z.string().nullable(),
-});
-
-const agentAccountingSchema = z.object({
-  runner: z.string(),
-  model: z.string().optional(),
-  turns: z.number().optional(),
-  toolCalls: z
-    .array(
-      z.object({
-        tool: z.string(),
-        command: z.string(),
-        exitCode: z.number().nullable(),
-        durationMs: z.number(),
-      }),
-    )
-    .optional(),
-  usage: z
-    .object({
-      promptTokens: z.number(),
-      completionTokens: z.number(),
-      totalTokens: z.number(),
-    })
-    .optional(),
-});
 
 const subscriptionRowSchema = z.object({
   name: z.string(),
@@ -183,8 +155,6 @@ const DELIVERY_STATUSES: ReadonlySet<unknown> = new Set<DeliveryStatus>([
   'delivered',
   'failed',
 ]);
-
-const attemptLogSchema = z.array(attemptSchema);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

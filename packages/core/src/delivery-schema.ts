@@ -1,0 +1,35 @@
+/**
+ * zod schemas of a journal row's JSON parts (status, attempt log, agent accounting), for stores
+ * that read rows another process, or an older version, may have written.
+ */
+import { z } from 'zod';
+
+export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
+
+export const attemptRecordSchema = z.object({
+  attempt: z.number().int(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+export const attemptLogSchema = z.array(attemptRecordSchema);
+
+export const agentAccountingSchema = z.object({
+  runner: z.string(),
+  model: z.string().optional(),
+  turns: z.number().optional(),
+  toolCalls: z
+    .array(
+      z.object({
+        tool: z.string(),
+        command: z.string(),
+        exitCode: z.number().nullable(),
+        durationMs: z.number(),
+      }),
+    )
+    .optional(),
+  usage: z
+    .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
+    .optional(),
+});
