@@ -4,6 +4,21 @@
  */
 import { z } from 'zod';
 
+/** A string holding JSON that must match `schema` (a TEXT column, a hash field). */
+export function jsonTextSchema<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'is not valid JSON', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
 export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
 
 export const attemptRecordSchema = z.object({

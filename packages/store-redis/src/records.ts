@@ -10,23 +10,9 @@ import {
   type DeliveryRecord,
   type NewDelivery,
   type Subscription,
+  jsonTextSchema,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
-
-/** A field holding JSON that must match `schema`. */
-function jsonField<T extends z.ZodType>(schema: T) {
-  return z
-    .string()
-    .transform((text, ctx): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        ctx.issues.push({ code: 'custom', message: 'is not valid JSON', input: text });
-        return z.NEVER;
-      }
-    })
-    .pipe(schema);
-}
 
 /** A field holding a whole number (times in ms, counters). */
 const intField = z
@@ -43,8 +29,8 @@ const deliveryHashSchema = z.object({
   action: z.string().optional(),
   deliveryId: z.string(),
   receivedAt: intField,
-  payload: jsonField(z.record(z.string(), z.unknown())),
-  headers: jsonField(z.record(z.string(), z.string())),
+  payload: jsonTextSchema(z.record(z.string(), z.unknown())),
+  headers: jsonTextSchema(z.record(z.string(), z.string())),
   orderKey: z.string().optional(),
   maxAttempts: intField,
   status: deliveryStatusSchema,
@@ -55,8 +41,8 @@ const deliveryHashSchema = z.object({
   lastError: z.string().optional(),
   startedAt: intField.optional(),
   finishedAt: intField.optional(),
-  attemptLog: jsonField(attemptLogSchema),
-  agent: jsonField(agentAccountingSchema).optional(),
+  attemptLog: jsonTextSchema(attemptLogSchema),
+  agent: jsonTextSchema(agentAccountingSchema).optional(),
 });
 
 /** What one key's problems look like to a person who has to fix them. */
@@ -173,7 +159,7 @@ const subscriptionSchema = z.object({
 
 /** A subscription's JSON (one field of the subscriptions hash) as a `Subscription`. */
 export function subscriptionFromJson(text: string, key: string, name: string): Subscription {
-  const parsed = jsonField(subscriptionSchema).safeParse(text);
+  const parsed = jsonTextSchema(subscriptionSchema).safeParse(text);
   if (!parsed.success) throw damaged(`subscription "${name}"`, key, parsed.error);
   return parsed.data;
 }

@@ -9,33 +9,19 @@ import {
   type DeliveryStatus,
   type QueuedDelivery,
   type Subscription,
+  jsonTextSchema,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
 
-/** A TEXT column holding JSON that must match `schema`. */
-function jsonColumn<T extends z.ZodType>(schema: T) {
-  return z
-    .string()
-    .transform((text, ctx): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        ctx.issues.push({ code: 'custom', message: 'is not valid JSON', input: text });
-        return z.NEVER;
-      }
-    })
-    .pipe(schema);
-}
-
 const subscriptionRowSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
-  events: jsonColumn(z.array(z.string())),
+  events: jsonTextSchema(z.array(z.string())),
   prompt: z.string().nullable(),
   deliver: z.string(),
   deliver_chat_id: z.string().nullable(),
-  skills: jsonColumn(z.array(z.string())),
+  skills: jsonTextSchema(z.array(z.string())),
   secret: z.string(),
   created_at: z.number(),
   updated_at: z.number(),
