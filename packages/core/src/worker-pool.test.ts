@@ -41,7 +41,12 @@ function setup(
     ...poolOptions,
   });
   pools.push(pool);
-  return { store, pool };
+  /** Journals a delivery and hands it to the pool, as the receiver does. */
+  const submit = async (newDelivery: NewDelivery): Promise<void> => {
+    const result = await store.accept(newDelivery, 3_600_000);
+    if (result.accepted) pool.enqueue(result.record);
+  };
+  return { store, pool, submit };
 }
 
 function delivery(route: string, deliveryId: string, orderKey: string | null = null): NewDelivery {
@@ -71,7 +76,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('WorkerPool', () => {
   it('runs deliveries about one pull request one at a time, in order of arrival', async () => {
     const events: string[] = [];
-    const { store, pool } = setup(
+    const { store, pool, submit } = setup(
       { concurrency: 4, routes: { r: { secret: 's' } } },
       async (id) => {
         events.push(`start ${id}`);
@@ -82,8 +87,7 @@ describe('WorkerPool', () => {
     );
     await pool.start();
     for (const id of ['a1', 'a2', 'a3']) {
-      const result = await store.accept(delivery('r', id, 'r|o/r|1'), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('r', id, 'r|o/r|1'));
     }
     await until(async () => (await store.list({ status: 'delivered' })).length === 3);
     expect(events).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
@@ -92,17 +96,19 @@ describe('WorkerPool', () => {
   it('runs different pull requests in parallel up to the global limit', async () => {
     let running = 0;
     let peak = 0;
-    const { store, pool } = setup({ concurrency: 2, routes: { r: { secret: 's' } } }, async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await sleep(30);
-      running--;
-      return 'ok';
-    });
+    const { store, pool, submit } = setup(
+      { concurrency: 2, routes: { r: { secret: 's' } } },
+      async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await sleep(30);
+        running--;
+        return 'ok';
+      },
+    );
     await pool.start();
     for (let i = 0; i < 6; i++) {
-      const result = await store.accept(delivery('r', `p${i}`, `r|o/r|${i}`), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('r', `p${i}`, `r|o/r|${i}`));
     }
     await until(async () => (await store.list({ status: 'delivered' })).length === 6);
     expect(peak).toBe(2);
@@ -111,7 +117,7 @@ describe('WorkerPool', () => {
   it('holds a route to its own concurrency', async () => {
     let running = 0;
     let peak = 0;
-    const { store, pool } = setup(
+    const { store, pool, submit } = setup(
       { concurrency: 4, routes: { narrow: { secret: 's', concurrency: 1 } } },
       async () => {
         running++;
@@ -123,8 +129,7 @@ describe('WorkerPool', () => {
     );
     await pool.start();
     for (let i = 0; i < 4; i++) {
-      const result = await store.accept(delivery('narrow', `n${i}`), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('narrow', `n${i}`));
     }
     await until(async () => (await store.list({ status: 'delivered' })).length === 4);
     expect(peak).toBe(1);
@@ -132,13 +137,12 @@ describe('WorkerPool', () => {
 
   it('retries a failing run, then records the failure and releases the delivery id', async () => {
     let calls = 0;
-    const { store, pool } = setup({ routes: { r: { secret: 's' } } }, async () => {
+    const { store, pool, submit } = setup({ routes: { r: { secret: 's' } } }, async () => {
       calls++;
       throw new Error(`boom ${calls}`);
     });
     await pool.start();
-    const result = await store.accept(delivery('r', 'f1'), 3_600_000);
-    if (result.accepted) pool.enqueue(result.record);
+    await submit(delivery('r', 'f1'));
     await until(async () => (await store.list({ status: 'failed' })).length === 1);
     const [failed] = await store.list({ status: 'failed' });
     expect(calls).toBe(3);
@@ -150,13 +154,12 @@ describe('WorkerPool', () => {
 
   it('picks up a delivery queued again by another process (replay)', async () => {
     let calls = 0;
-    const { store, pool } = setup({ routes: { r: { secret: 's' } } }, async () => {
+    const { store, pool, submit } = setup({ routes: { r: { secret: 's' } } }, async () => {
       calls++;
       return 'ok';
     });
     await pool.start();
-    const result = await store.accept(delivery('r', 'rp'), 3_600_000);
-    if (result.accepted) pool.enqueue(result.record);
+    await submit(delivery('r', 'rp'));
     await until(async () => (await store.list({ status: 'delivered' })).length === 1);
     await store.replay('rp', Date.now()); // as the CLI does, without telling the pool
     await until(
@@ -167,7 +170,7 @@ describe('WorkerPool', () => {
   it('holds at most maxHeld deliveries; the rest wait in the journal and run in order', async () => {
     const started: string[] = [];
     let release = (): void => undefined;
-    const { store, pool } = setup(
+    const { store, pool, submit } = setup(
       { concurrency: 1, routes: { r: { secret: 's' } } },
       async (id) => {
         started.push(id);
@@ -181,8 +184,7 @@ describe('WorkerPool', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `d${i}`);
     let mostHeld = 0;
     for (const id of ids) {
-      const result = await store.accept(delivery('r', id), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('r', id));
       mostHeld = Math.max(mostHeld, pool.queuedCount);
       await sleep(1);
     }
@@ -196,7 +198,7 @@ describe('WorkerPool', () => {
     let saturated = true;
     let running = 0;
     let mostRunning = 0;
-    const { store, pool } = setup(
+    const { store, pool, submit } = setup(
       { concurrency: 4, routes: { r: { secret: 's' } } },
       async () => {
         running++;
@@ -209,8 +211,7 @@ describe('WorkerPool', () => {
     );
     await pool.start();
     for (let i = 0; i < 12; i++) {
-      const result = await store.accept(delivery('r', `s${i}`), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('r', `s${i}`));
     }
     await sleep(100);
     expect(mostRunning).toBe(1);
@@ -231,7 +232,7 @@ describe('WorkerPool', () => {
     }
     const started: string[] = [];
     let release = (): void => undefined;
-    const { store, pool } = setup(
+    const { store, pool, submit } = setup(
       { concurrency: 1, routes: { r: { secret: 's' } } },
       async (id) => {
         started.push(id);
@@ -243,8 +244,7 @@ describe('WorkerPool', () => {
     );
     await pool.start();
     const accept = async (id: string) => {
-      const result = await store.accept(delivery('r', id, 'r|o/r|7'), 3_600_000);
-      if (result.accepted) pool.enqueue(result.record);
+      await submit(delivery('r', id, 'r|o/r|7'));
     };
     // p1 runs and blocks; p2 and p3 fill the pool; p4 waits in the journal.
     await accept('p1');
