@@ -27,6 +27,7 @@ import { prepareStatements, type DeliveryInsert, type Statements } from './state
 interface PendingAccept {
   delivery: NewDelivery;
   row: Omit<DeliveryInsert, 'id' | 'seq'>;
+  payload: string;
   windowMs: number;
 }
 
@@ -127,14 +128,14 @@ export class SqliteStore implements Store {
       action: delivery.action,
       delivery_id: delivery.deliveryId,
       received_at: delivery.receivedAt,
-      // The text as received when the receiver kept it: the same JSON, not serialised again.
-      payload: delivery.payloadJson ?? toJsonColumn(delivery.payload, 'payload', delivery),
       headers: toJsonColumn(delivery.headers, 'headers', delivery),
       order_key: delivery.orderKey,
       max_attempts: delivery.maxAttempts,
       next_attempt_at: delivery.receivedAt,
     };
-    const pending: PendingAccept = { delivery, row, windowMs };
+    // The text as received when the receiver kept it: the same JSON, not serialised again.
+    const payload = delivery.payloadJson ?? toJsonColumn(delivery.payload, 'payload', delivery);
+    const pending: PendingAccept = { delivery, row, payload, windowMs };
     // An accept that throws fails its whole batch (nothing of it is committed).
     return this.writes.submit(() => this.acceptOne(pending)) as Promise<AcceptResult>;
   }
@@ -286,7 +287,7 @@ export class SqliteStore implements Store {
   }
 
   /** Runs inside the batch transaction: de-duplicate, then journal. */
-  private acceptOne({ delivery, row, windowMs }: PendingAccept): AcceptResult {
+  private acceptOne({ delivery, row, payload, windowMs }: PendingAccept): AcceptResult {
     const claimed = this.statements.claimKey.get({
       route: delivery.route,
       delivery_id: delivery.deliveryId,
@@ -296,8 +297,7 @@ export class SqliteStore implements Store {
     if (claimed === undefined) return { accepted: false, reason: 'duplicate' };
     const id = journalId(delivery.receivedAt);
     const seq = this.nextSeq();
-    const { payload, ...columns } = row;
-    this.statements.insertDelivery.run({ ...columns, id, seq });
+    this.statements.insertDelivery.run({ ...row, id, seq });
     this.statements.insertPayload.run({ id, payload });
     return { accepted: true, record: queuedRecord(delivery, id, seq) };
   }

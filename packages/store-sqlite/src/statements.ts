@@ -14,7 +14,6 @@ export interface DeliveryInsert {
   action: string | null;
   delivery_id: string;
   received_at: number;
-  payload: string;
   headers: string;
   order_key: string | null;
   max_attempts: number;
@@ -58,7 +57,7 @@ export interface Statements {
   saveLastSeq: Statement<[number]>;
   claimKey: Statement<{ route: string; delivery_id: string; now: number; expires_at: number }>;
   releaseKey: Statement<{ route: string; delivery_id: string }>;
-  insertDelivery: Statement<Omit<DeliveryInsert, 'payload'>>;
+  insertDelivery: Statement<DeliveryInsert>;
   insertPayload: Statement<{ id: string; payload: string }>;
   byId: Statement<[string]>;
   newestByDeliveryId: Statement<[string]>;
@@ -108,7 +107,7 @@ export function prepareStatements(db: Database.Database): Statements {
     releaseKey: db.prepare<{ route: string; delivery_id: string }>(
       'DELETE FROM idempotency_keys WHERE route = @route AND delivery_id = @delivery_id',
     ),
-    insertDelivery: db.prepare<Omit<DeliveryInsert, 'payload'>>(
+    insertDelivery: db.prepare<DeliveryInsert>(
       `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at,
          headers, order_key, max_attempts, status, attempts, next_attempt_at)
        VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at,
