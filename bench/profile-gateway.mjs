@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * Where the gateway's CPU goes under the benchmark's load: runs the gateway with `--cpu-prof`
- * through a saturation run and prints the functions with the most self time and the share of
- * each package (inclusive). Not part of `npm run bench`; a tool for whoever makes it faster.
+ * through a saturation run and prints the functions of its main thread with the most self time
+ * and the share of each package (inclusive). Not part of `npm run bench`; a tool for whoever
+ * makes it faster. `--keep=DIR` copies every thread's profile there (Chrome DevTools opens them).
  *
- *   node bench/profile-gateway.mjs [seconds]
+ *   node bench/profile-gateway.mjs [seconds] [--keep=DIR]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,9 @@ import { runLoad } from './lib/load.mjs';
 import { progress } from './lib/log.mjs';
 import { cliPath, cpuSeconds, killAll, makeHome, removeHome, spawnListening } from './lib/proc.mjs';
 
-const seconds = Number(process.argv[2] ?? 8);
+const args = process.argv.slice(2);
+const seconds = Number(args.find((arg) => !arg.startsWith('--')) ?? 8);
+const keep = args.find((arg) => arg.startsWith('--keep='))?.slice('--keep='.length);
 
 /**
  * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }} ProfileNode
@@ -105,8 +108,15 @@ async function main() {
         `${((cpuUsed / load.ok) * 1e6).toFixed(0)} µs CPU per request\n\n`,
     );
     await gateway.stop();
-    const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-    if (!file) throw new Error('the gateway wrote no profile');
+    // CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile; thread 0 is the main thread.
+    const file = fs
+      .readdirSync(profileDir)
+      .find((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name));
+    if (!file) throw new Error('the gateway wrote no profile of its main thread');
+    if (keep) {
+      fs.cpSync(profileDir, keep, { recursive: true });
+      progress(`profiles kept in ${keep}`);
+    }
     report(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')));
   } finally {
     killAll();

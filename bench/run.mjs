@@ -5,7 +5,7 @@
  *
  *   node bench/run.mjs            full run, rewrites bench/README.md
  *   node bench/run.mjs --quick    short smoke run (prints the section instead)
- *   node bench/run.mjs --only=startup,throughput,slow-agent,memory,redis
+ *   node bench/run.mjs --only=startup,throughput,journal,slow-agent,memory,redis
  *   node bench/run.mjs --gateway-node-options=--max-old-space-size=96
  *
  * bench/README.md is rewritten only by a full run of every scenario with default options, or when
@@ -20,6 +20,7 @@ import os from 'node:os';
 import { killAll, setGatewayNodeOptions } from './lib/proc.mjs';
 import { describeMachine, renderResults, README, writeReadme } from './lib/report.mjs';
 import { TARGETS } from './lib/targets.mjs';
+import { measureJournal } from './scenarios/journal.mjs';
 import { measureMemory } from './scenarios/memory.mjs';
 import { measureRedis } from './scenarios/redis.mjs';
 import { measureSlowAgent } from './scenarios/slow-agent.mjs';
@@ -44,6 +45,7 @@ const SETTINGS = quick
   ? {
       startup: { runs: 2 },
       throughput: { connections: 16, warmupS: 1, durationS: 3, fixedRate: 1_000 },
+      journal: { accepts: 2_000, batch: 16 },
       slowAgent: { deliveries: 160, workers: 16, answerMs: 500 },
       memory: { deliveries: 5_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
@@ -51,6 +53,7 @@ const SETTINGS = quick
   : {
       startup: { runs: 5 },
       throughput: { connections: 16, warmupS: 3, durationS: 10, fixedRate: 1_000 },
+      journal: { accepts: 20_000, batch: 16 },
       slowAgent: { deliveries: 1_000, workers: 16, answerMs: 500 },
       memory: { deliveries: 100_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
@@ -59,6 +62,7 @@ const SETTINGS = quick
 const SCENARIOS = /** @type {const} */ ([
   ['startup', () => measureStartup(SETTINGS.startup)],
   ['throughput', () => measureThroughput(SETTINGS.throughput)],
+  ['journal', () => measureJournal(SETTINGS.journal)],
   ['slow-agent', () => measureSlowAgent(SETTINGS.slowAgent)],
   ['memory', () => measureMemory(SETTINGS.memory)],
   ['redis', () => measureRedis(SETTINGS.redis)],
@@ -68,6 +72,7 @@ const SCENARIOS = /** @type {const} */ ([
 const KEYS = {
   startup: 'startup',
   throughput: 'throughput',
+  journal: 'journal',
   'slow-agent': 'slowAgent',
   memory: 'memory',
   redis: 'redis',

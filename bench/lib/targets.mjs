@@ -1,6 +1,7 @@
 /**
- * The three receivers compared on the same signed deliveries: this gateway as an operator runs
- * it, the bare `node:http` ceiling, and `@octokit/webhooks`' Node middleware.
+ * The receivers compared on the same signed deliveries: this gateway as an operator runs it, the
+ * bare `node:http` ceiling, `@octokit/webhooks`' Node middleware, and Koa with its router doing
+ * only the ceiling's work (what the framework the gateway is built on costs by itself).
  */
 import { gatewayConfig, ROUTE } from './gateway-config.mjs';
 import { BENCH_SECRET } from './payload.mjs';
@@ -46,5 +47,11 @@ export const TARGETS = [
     label: '`@octokit/webhooks` `createNodeMiddleware`',
     path: '/webhooks/bench',
     start: () => startServer('octokit.mjs', { BENCH_SECRET }),
+  },
+  {
+    id: 'koa',
+    label: 'Koa + `@koa/router` doing only what the ceiling does',
+    path: '/webhooks/bench',
+    start: () => startServer('koa.mjs', { BENCH_SECRET }),
   },
 ];

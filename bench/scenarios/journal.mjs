@@ -1,0 +1,75 @@
+/**
+ * What a durable accept costs by itself: the embedded SQLite store opened as the gateway opens it
+ * (checkpoints on their own thread), journaling the benchmark's ~6 KB payloads with fresh
+ * delivery ids in group commits, with no HTTP, signature or parsing around it. CPU counts every
+ * thread of this process (the checkpointer's included) per accept.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSqliteStore } from '@webhook-gateway/store-sqlite';
+import { progress } from '../lib/log.mjs';
+import { payloadFactory } from '../lib/payload.mjs';
+
+const HOUR_MS = 3_600_000;
+const BODIES = 256;
+
+/**
+ * @param {{ accepts: number, batch: number }} settings
+ * @returns {Promise<{ accepts: number, batch: number, cpuMicrosPerAccept: number, wallMicrosPerAccept: number }>}
+ */
+export async function measureJournal(settings) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-bench-journal-'));
+  const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
+  try {
+    const make = payloadFactory();
+    const bodies = Array.from({ length: BODIES }, (_, i) => {
+      const payloadJson = make(1 + i);
+      return { payloadJson, payload: JSON.parse(payloadJson) };
+    });
+    /** @param {number} first @param {number} count */
+    const acceptMany = async (first, count) => {
+      for (let i = first; i < first + count; i += settings.batch) {
+        const batch = Array.from({ length: settings.batch }, (_, j) => {
+          const body = /** @type {(typeof bodies)[number]} */ (bodies[(i + j) % BODIES]);
+          return store.accept(
+            {
+              route: 'bench',
+              event: 'pull_request',
+              action: 'opened',
+              deliveryId: randomUUID(),
+              receivedAt: Date.now(),
+              payload: body.payload,
+              payloadJson: body.payloadJson,
+              headers: { 'x-github-event': 'pull_request', 'user-agent': 'GitHub-Hookshot/bench' },
+              orderKey: `bench|octo/repo|${(i + j) % BODIES}`,
+              maxAttempts: 5,
+            },
+            HOUR_MS,
+          );
+        });
+        await Promise.all(batch);
+      }
+    };
+    await acceptMany(0, Math.min(2_000, settings.accepts));
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    await acceptMany(0, settings.accepts);
+    const cpu = process.cpuUsage(cpuBefore);
+    const wallMs = performance.now() - wallBefore;
+    const result = {
+      accepts: settings.accepts,
+      batch: settings.batch,
+      cpuMicrosPerAccept: (cpu.user + cpu.system) / settings.accepts,
+      wallMicrosPerAccept: (wallMs * 1000) / settings.accepts,
+    };
+    progress(
+      `journal: ${result.cpuMicrosPerAccept.toFixed(0)} µs CPU, ${result.wallMicrosPerAccept.toFixed(0)} µs wall per accept`,
+    );
+    return result;
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
