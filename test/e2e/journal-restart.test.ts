@@ -186,7 +186,7 @@ describe('retention', () => {
     };
   }
 
-  it('prunes finished rows older than retention_days and expired keys at start, never waiting work', async () => {
+  it('prunes finished rows older than retention_days at start, never waiting work; expired keys free their ids', async () => {
     const home = makeHome();
     const agentFile = path.join(home, 'agent-runs.txt');
     const now = Date.now();
@@ -229,10 +229,13 @@ describe('retention', () => {
       expect(kept).toEqual(['fresh-key', 'old-queued', 'recent-delivered']);
       expect(readAppendedIds(agentFile).sort()).toEqual(['fresh-key', 'old-queued']);
 
-      // The idempotency table holds only keys inside their window.
+      // Only the key inside its window is live; the others' rows are gone or their keys past.
       const db = new Database(path.join(home, 'state.db'), { readonly: true });
       try {
-        const keys = db.prepare('SELECT delivery_id FROM idempotency_keys').pluck().all();
+        const keys = db
+          .prepare<[number]>('SELECT delivery_id FROM deliveries WHERE key_expires_at > ?')
+          .pluck()
+          .all(Date.now());
         expect(keys).toEqual(['fresh-key']);
       } finally {
         db.close();

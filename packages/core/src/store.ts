@@ -67,7 +67,11 @@ export interface Store {
   markFailed(id: string, error: string, now: number): Promise<void>;
   /** Queues a delivery again (any status): a fresh set of attempts. */
   replay(id: string, now: number): Promise<DeliveryRecord | undefined>;
-  /** Drops journal rows finished before `olderThan` and expired idempotency keys. */
+  /**
+   * Drops journal rows finished before `olderThan` and expired idempotency keys; returns how
+   * many of each. A store that keeps a key on its row keeps the row while the key is live, and
+   * reports no keys (an expired one is only a past date); Redis expires keys by itself.
+   */
   prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }>;
 
   listSubscriptions(): Promise<Subscription[]>;

@@ -47,7 +47,7 @@ describe('openDatabase', () => {
     });
   });
 
-  it('creates the journal, keys and subscriptions tables at the current schema version', () => {
+  it('creates the journal and subscriptions tables and their indexes at the current schema version', () => {
     withDatabase(path.join(dir(), 'state.db'), false, (db) => {
       expect(schemaVersionOf(db)).toBe(SCHEMA_VERSION);
       const names = db
@@ -60,15 +60,15 @@ describe('openDatabase', () => {
         expect.arrayContaining([
           'deliveries',
           'delivery_payloads',
-          'idempotency_keys',
           'subscriptions',
           'journal_sequence',
           'deliveries_status_seq',
           'deliveries_route_seq',
-          'deliveries_delivery_id',
+          'deliveries_delivery_key',
           'deliveries_finished_at',
         ]),
       );
+      expect(names).not.toContain('idempotency_keys');
     });
   });
 
@@ -78,7 +78,8 @@ describe('openDatabase', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => openDatabase({ path: file })).toThrow(
-      /schema version 3, newer than this webhook-gateway understands \(2\); upgrade webhook-gateway/,
+      `the database is at schema version ${SCHEMA_VERSION + 1}, newer than this webhook-gateway ` +
+        `understands (${SCHEMA_VERSION}); upgrade webhook-gateway`,
     );
   });
 });
@@ -143,6 +144,71 @@ describe('schema version 2: payloads in their own table', () => {
       const check = new Database(file, { readonly: true });
       expect(check.prepare('SELECT count(*) FROM delivery_payloads').pluck().get()).toBe(0);
       check.close();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('schema version 3: de-duplication keys on the journal rows', () => {
+  it('keeps every live key of a version 2 file, on the newest row of its delivery id', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 2));
+    const insert = old.prepare<[string, number, string, number, string]>(
+      `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+         order_key, max_attempts, status, attempts, next_attempt_at)
+       VALUES (?, ?, 'reviews', 'pull_request', 'opened', ?, ?, '{}', NULL, 5, ?, 1, 0)`,
+    );
+    const T0 = 1_700_000_000_000;
+    insert.run('j-1', 1, 'live', T0, 'delivered');
+    // Failed for good (its key released), then redelivered by the sender: the new row holds it.
+    insert.run('j-2', 2, 'redelivered', T0, 'failed');
+    insert.run('j-3', 3, 'redelivered', T0 + 10, 'queued');
+    insert.run('j-4', 4, 'expired', T0, 'delivered');
+    const key = old.prepare<[string, number]>(
+      `INSERT INTO idempotency_keys (route, delivery_id, expires_at) VALUES ('reviews', ?, ?)`,
+    );
+    key.run('live', T0 + 3_600_000);
+    key.run('redelivered', T0 + 3_600_010);
+    key.run('expired', T0 - 1);
+    // A key whose row is gone (pruned) has nothing to go with.
+    key.run('pruned', T0 + 3_600_000);
+    old.prepare('UPDATE journal_sequence SET last_seq = 4').run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      const accept = (deliveryId: string) =>
+        store.accept(
+          {
+            route: 'reviews',
+            event: 'pull_request',
+            action: 'opened',
+            deliveryId,
+            receivedAt: T0 + 60_000,
+            payload: {},
+            headers: {},
+            orderKey: null,
+            maxAttempts: 5,
+          },
+          3_600_000,
+        );
+      expect((await accept('live')).accepted).toBe(false);
+      expect((await accept('redelivered')).accepted).toBe(false);
+      expect((await accept('expired')).accepted).toBe(true);
+      expect((await accept('pruned')).accepted).toBe(true);
+      const check = new Database(file, { readonly: true });
+      const keys = check
+        .prepare<[]>(`SELECT id, key_expires_at FROM deliveries WHERE id LIKE 'j-%' ORDER BY id`)
+        .all();
+      check.close();
+      expect(keys).toEqual([
+        { id: 'j-1', key_expires_at: T0 + 3_600_000 },
+        { id: 'j-2', key_expires_at: null },
+        { id: 'j-3', key_expires_at: T0 + 3_600_010 },
+        { id: 'j-4', key_expires_at: T0 - 1 },
+      ]);
     } finally {
       await store.close();
     }

@@ -92,8 +92,32 @@ const splitPayloads: Migration = (db) => {
   `);
 };
 
+/**
+ * De-duplication keys move onto the journal rows. A key was a row of its own, keyed by (route,
+ * delivery id): random keys, so each accept wrote one more page of a B-tree to the log, and the
+ * journal's index on the delivery id another. Now the row carries its key's end
+ * (`key_expires_at`, NULL once released) and one index on (delivery id, route) serves both the
+ * duplicate check and the lookup by the sender's id. Each live key goes to the newest row with
+ * its (route, delivery id); a key whose row was pruned goes with it.
+ */
+const keysOnRows: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE deliveries ADD COLUMN key_expires_at INTEGER;
+    UPDATE deliveries SET key_expires_at = (
+      SELECT expires_at FROM idempotency_keys AS k
+      WHERE k.route = deliveries.route AND k.delivery_id = deliveries.delivery_id)
+    WHERE id = (
+      SELECT newest.id FROM deliveries AS newest
+      WHERE newest.route = deliveries.route AND newest.delivery_id = deliveries.delivery_id
+      ORDER BY newest.received_at DESC, newest.seq DESC LIMIT 1);
+    DROP TABLE idempotency_keys;
+    DROP INDEX deliveries_delivery_id;
+    CREATE INDEX deliveries_delivery_key ON deliveries (delivery_id, route);
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
-export const migrations: readonly Migration[] = [createJournal, splitPayloads];
+export const migrations: readonly Migration[] = [createJournal, splitPayloads, keysOnRows];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = migrations.length;

@@ -340,8 +340,8 @@ describe('prune', () => {
 
     const now = T0 + 8 * day + 10;
     const removed = await store.prune(now - 7 * day, now);
-    // Keys of the three old rows are past their hour; the failed one's was already released.
-    expect(removed).toEqual({ deliveries: 2, keys: 2 });
+    // Keys live on their rows: nothing else to drop.
+    expect(removed).toEqual({ deliveries: 2, keys: 0 });
     expect(await store.get(oldDelivered.id)).toBeUndefined();
     expect(await store.get(oldFailed.id)).toBeUndefined();
     expect(await store.get(oldQueued.id)).toBeDefined();
@@ -351,6 +351,24 @@ describe('prune', () => {
     expect((await store.accept(recentAgain, HOUR_MS)).accepted).toBe(false);
     const oldAgain = newDelivery({ deliveryId: 'old-delivered', receivedAt: now });
     expect((await store.accept(oldAgain, HOUR_MS)).accepted).toBe(true);
+  });
+
+  it('keeps a finished row while its key is live, when the retention is shorter than the window', async () => {
+    const store = open();
+    const day = 86_400_000;
+    const twoDays = 2 * day;
+    const result = await store.accept(newDelivery({ deliveryId: 'd-1' }), twoDays);
+    if (!result.accepted) throw new Error('expected the delivery to be accepted');
+    await store.markDelivered(result.record.id, T0 + 1);
+
+    // A retention of one hour: the row outlives it as long as its key is live.
+    const later = T0 + 2 * HOUR_MS;
+    expect(await store.prune(later - HOUR_MS, later)).toEqual({ deliveries: 0, keys: 0 });
+    const again = newDelivery({ deliveryId: 'd-1', receivedAt: later });
+    expect((await store.accept(again, twoDays)).accepted).toBe(false);
+    const afterWindow = T0 + 3 * day;
+    expect((await store.prune(afterWindow - HOUR_MS, afterWindow)).deliveries).toBe(1);
+    expect(await store.get(result.record.id)).toBeUndefined();
   });
 });
 

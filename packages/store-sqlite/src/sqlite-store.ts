@@ -26,7 +26,7 @@ import { prepareStatements, type DeliveryInsert, type Statements } from './state
 /** An accept waiting for its batch: the row to insert, serialized before the batch runs. */
 interface PendingAccept {
   delivery: NewDelivery;
-  row: Omit<DeliveryInsert, 'id' | 'seq'>;
+  row: Omit<DeliveryInsert, 'id' | 'seq' | 'key_expires_at'>;
   payload: string;
   windowMs: number;
 }
@@ -79,7 +79,6 @@ export class SqliteStore implements Store {
   private readonly writes: GroupCommit<WriteOp, unknown>;
   /** Prepared once; run inside the batch, where they become savepoints. */
   private readonly markRunningTx: (id: string, now: number) => DeliveryRecord | undefined;
-  private readonly markFailedTx: (id: string, error: string, now: number) => void;
   /**
    * The last seq handed out in the open transaction; read at its first `nextSeq()` and written
    * back once at its end, so a batch of accepts updates the counter once, not once each.
@@ -105,18 +104,12 @@ export class SqliteStore implements Store {
         leave: () => this.checkpointer?.leaveCommit(),
       },
     );
-    const { markRunning, markFailed, releaseKey } = this.statements;
+    const { markRunning } = this.statements;
     // The attempt log changes in SQL, then the row is read back. A damaged row throws and its
     // savepoint is rolled back, so nothing changes, as when it was read first.
     this.markRunningTx = this.db.transaction((id: string, now: number) => {
       if (markRunning.run({ id, now }).changes === 0) return undefined;
       return this.readById(id);
-    });
-    this.markFailedTx = this.db.transaction((id: string, error: string, now: number) => {
-      const row = markFailed.get({ id, error, now }) as
-        { route: string; delivery_id: string } | undefined;
-      // Released, so the sender's manual redelivery of this id is run again.
-      if (row) releaseKey.run({ route: row.route, delivery_id: row.delivery_id });
     });
   }
 
@@ -215,7 +208,8 @@ export class SqliteStore implements Store {
 
   async markFailed(id: string, error: string, now: number): Promise<void> {
     this.assertOpen();
-    await this.batched(() => this.markFailedTx(id, error, now));
+    // The failure releases the row's key: the sender's manual redelivery of this id runs again.
+    await this.batched(() => this.statements.markFailed.run({ id, now, error }));
   }
 
   async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
@@ -232,8 +226,9 @@ export class SqliteStore implements Store {
   async prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }> {
     this.assertOpen();
     return this.write(() => ({
-      deliveries: this.statements.pruneDeliveries.run(olderThan).changes,
-      keys: this.statements.pruneKeys.run(now).changes,
+      deliveries: this.statements.pruneDeliveries.run({ older_than: olderThan, now }).changes,
+      // Keys live on their rows: an expired one is only a past date, nothing to drop.
+      keys: 0,
     }));
   }
 
@@ -288,16 +283,16 @@ export class SqliteStore implements Store {
 
   /** Runs inside the batch transaction: de-duplicate, then journal. */
   private acceptOne({ delivery, row, payload, windowMs }: PendingAccept): AcceptResult {
-    const claimed = this.statements.claimKey.get({
+    const live = this.statements.liveKey.get({
       route: delivery.route,
       delivery_id: delivery.deliveryId,
       now: delivery.receivedAt,
-      expires_at: delivery.receivedAt + windowMs,
     });
-    if (claimed === undefined) return { accepted: false, reason: 'duplicate' };
+    if (live !== undefined) return { accepted: false, reason: 'duplicate' };
     const id = journalId(delivery.receivedAt);
     const seq = this.nextSeq();
-    this.statements.insertDelivery.run({ ...row, id, seq });
+    const keyExpiresAt = delivery.receivedAt + windowMs;
+    this.statements.insertDelivery.run({ ...row, id, seq, key_expires_at: keyExpiresAt });
     this.statements.insertPayload.run({ id, payload });
     return { accepted: true, record: queuedRecord(delivery, id, seq) };
   }

@@ -18,6 +18,7 @@ export interface DeliveryInsert {
   order_key: string | null;
   max_attempts: number;
   next_attempt_at: number;
+  key_expires_at: number;
 }
 
 /** The bind parameters of a `subscriptions` row. */
@@ -55,8 +56,7 @@ const CLOSE_ATTEMPT = `CASE
 export interface Statements {
   lastSeq: Statement<[]>;
   saveLastSeq: Statement<[number]>;
-  claimKey: Statement<{ route: string; delivery_id: string; now: number; expires_at: number }>;
-  releaseKey: Statement<{ route: string; delivery_id: string }>;
+  liveKey: Statement<{ route: string; delivery_id: string; now: number }>;
   insertDelivery: Statement<DeliveryInsert>;
   insertPayload: Statement<{ id: string; payload: string }>;
   byId: Statement<[string]>;
@@ -75,11 +75,10 @@ export interface Statements {
   }>;
   markRetry: Statement<{ id: string; error: string; next_attempt_at: number; now: number }>;
   markDelivered: Statement<MarkParams & { error: null }>;
-  /** Returns the row's route and delivery id, so its idempotency key can be released. */
+  /** Releases the row's de-duplication key too, so the sender's redelivery runs again. */
   markFailed: Statement<MarkParams & { error: string }>;
   replay: Statement<{ id: string; seq: number; now: number }>;
-  pruneDeliveries: Statement<[number]>;
-  pruneKeys: Statement<[number]>;
+  pruneDeliveries: Statement<{ older_than: number; now: number }>;
   listSubscriptions: Statement<[]>;
   getSubscription: Statement<[string]>;
   putSubscription: Statement<SubscriptionRow>;
@@ -93,25 +92,16 @@ export function prepareStatements(db: Database.Database): Statements {
   return {
     lastSeq: db.prepare<[]>('SELECT last_seq FROM journal_sequence WHERE id = 1').pluck(),
     saveLastSeq: db.prepare<[number]>('UPDATE journal_sequence SET last_seq = ? WHERE id = 1'),
-    /**
-     * Takes the idempotency key unless a live one exists: returns a row when taken, none for a
-     * duplicate. One statement, so a duplicate costs no extra read.
-     */
-    claimKey: db.prepare<{ route: string; delivery_id: string; now: number; expires_at: number }>(
-      `INSERT INTO idempotency_keys (route, delivery_id, expires_at)
-       VALUES (@route, @delivery_id, @expires_at)
-       ON CONFLICT (route, delivery_id) DO UPDATE SET expires_at = excluded.expires_at
-         WHERE idempotency_keys.expires_at <= @now
-       RETURNING 1`,
-    ),
-    releaseKey: db.prepare<{ route: string; delivery_id: string }>(
-      'DELETE FROM idempotency_keys WHERE route = @route AND delivery_id = @delivery_id',
+    /** A row of this (route, delivery id) whose de-duplication key is still live: a duplicate. */
+    liveKey: db.prepare<{ route: string; delivery_id: string; now: number }>(
+      `SELECT 1 FROM deliveries
+       WHERE delivery_id = @delivery_id AND route = @route AND key_expires_at > @now LIMIT 1`,
     ),
     insertDelivery: db.prepare<DeliveryInsert>(
       `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at,
-         headers, order_key, max_attempts, status, attempts, next_attempt_at)
+         headers, order_key, max_attempts, status, attempts, next_attempt_at, key_expires_at)
        VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at,
-         @headers, @order_key, @max_attempts, 'queued', 0, @next_attempt_at)`,
+         @headers, @order_key, @max_attempts, 'queued', 0, @next_attempt_at, @key_expires_at)`,
     ),
     insertPayload: db.prepare<{ id: string; payload: string }>(
       'INSERT INTO delivery_payloads (id, payload) VALUES (@id, @payload)',
@@ -166,19 +156,19 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     markFailed: db.prepare<MarkParams & { error: string }>(
       `UPDATE deliveries SET status = 'failed', last_error = @error, finished_at = @now,
-         attempt_log = ${CLOSE_ATTEMPT}
-       WHERE id = @id
-       RETURNING route, delivery_id`,
+         attempt_log = ${CLOSE_ATTEMPT}, key_expires_at = NULL
+       WHERE id = @id`,
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, last_error = NULL,
          finished_at = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,
     ),
-    pruneDeliveries: db.prepare<[number]>(
-      'DELETE FROM deliveries WHERE finished_at IS NOT NULL AND finished_at < ?',
+    // A row whose key is still live stays until it expires: it is what de-duplicates.
+    pruneDeliveries: db.prepare<{ older_than: number; now: number }>(
+      `DELETE FROM deliveries WHERE finished_at IS NOT NULL AND finished_at < @older_than
+         AND (key_expires_at IS NULL OR key_expires_at <= @now)`,
     ),
-    pruneKeys: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
     listSubscriptions: db.prepare<[]>('SELECT * FROM subscriptions ORDER BY name'),
     getSubscription: db.prepare<[string]>('SELECT * FROM subscriptions WHERE name = ?'),
     putSubscription: db.prepare<SubscriptionRow>(
