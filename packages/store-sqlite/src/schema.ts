@@ -101,15 +101,18 @@ const splitPayloads: Migration = (db) => {
  * its (route, delivery id); a key whose row was pruned goes with it.
  */
 const keysOnRows: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN key_expires_at INTEGER');
+  // Key by key (the table holds about one window's worth), not row by row of the journal.
+  const keys = db
+    .prepare<[]>('SELECT route, delivery_id, expires_at FROM idempotency_keys')
+    .all() as { route: string; delivery_id: string; expires_at: number }[];
+  const giveKey = db.prepare<{ route: string; delivery_id: string; expires_at: number }>(
+    `UPDATE deliveries SET key_expires_at = @expires_at WHERE id = (
+       SELECT id FROM deliveries WHERE route = @route AND delivery_id = @delivery_id
+       ORDER BY received_at DESC, seq DESC LIMIT 1)`,
+  );
+  for (const key of keys) giveKey.run(key);
   db.exec(`
-    ALTER TABLE deliveries ADD COLUMN key_expires_at INTEGER;
-    UPDATE deliveries SET key_expires_at = (
-      SELECT expires_at FROM idempotency_keys AS k
-      WHERE k.route = deliveries.route AND k.delivery_id = deliveries.delivery_id)
-    WHERE id = (
-      SELECT newest.id FROM deliveries AS newest
-      WHERE newest.route = deliveries.route AND newest.delivery_id = deliveries.delivery_id
-      ORDER BY newest.received_at DESC, newest.seq DESC LIMIT 1);
     DROP TABLE idempotency_keys;
     DROP INDEX deliveries_delivery_id;
     CREATE INDEX deliveries_delivery_key ON deliveries (delivery_id, route);

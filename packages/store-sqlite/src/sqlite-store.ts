@@ -77,7 +77,7 @@ export class SqliteStore implements Store {
    * one transaction (one COMMIT, and a row changed twice is written to the WAL once).
    */
   private readonly writes: GroupCommit<WriteOp, unknown>;
-  /** Prepared once; run inside the batch, where they become savepoints. */
+  /** Prepared once; runs inside the batch, where it becomes a savepoint. */
   private readonly markRunningTx: (id: string, now: number) => DeliveryRecord | undefined;
   /**
    * The last seq handed out in the open transaction; read at its first `nextSeq()` and written
