@@ -9,6 +9,13 @@ import {
   waitFor,
   type StartedGateway,
 } from '../support/gateway.js';
+import {
+  hasJsonAnswer,
+  jsonBodyOf,
+  rawExchange,
+  rawRequest,
+  statusOf,
+} from '../support/hostile-http.js';
 import { readAgentRecords, recordingAgent } from '../support/records.js';
 import {
   fixture,
@@ -21,6 +28,7 @@ import {
 
 const SECRET = 'forge-secret-0123456789';
 const GLOBAL = 'global-secret-9876543210';
+const UNICODE_TOKEN = 'gl-tökén-välue';
 const pullRequest = fixture('forge/pull_request_opened.json');
 const mergeRequest = fixture('altforge/merge_request_open.json');
 
@@ -44,6 +52,7 @@ beforeAll(async () => {
               anything: { secret: SECRET },
               fallback: { events: ['pull_request', 'merge_request'] },
               other: { secret: SECRET },
+              unicode: { secret: UNICODE_TOKEN, events: ['merge_request'] },
             },
           },
         },
@@ -177,6 +186,32 @@ describe('row 3: authentication', () => {
   it('answers 401 to a wrong altforge token', async () => {
     const sent = await sendAltforge(gateway.url, 'fallback', { body: mergeRequest, token: 'nope' });
     expect(sent.status).toBe(401);
+  });
+
+  it('accepts a non-ASCII altforge token sent as raw UTF-8 bytes, and 401s a near miss', async () => {
+    // The altforge puts the token's UTF-8 bytes on the wire, as curl -H does; fetch cannot.
+    const send = async (token: string) => {
+      const request = rawRequest(
+        'POST',
+        '/webhooks/unicode',
+        {
+          'Content-Type': 'application/json',
+          'X-Gitlab-Event': 'Merge Request Hook',
+          'X-Gitlab-Event-UUID': newDeliveryId(),
+          'X-Gitlab-Token': token,
+        },
+        mergeRequest.toString('utf8'),
+      );
+      const exchange = await rawExchange(gateway.port, Buffer.from(request, 'utf8'), {
+        doneWhen: hasJsonAnswer,
+      });
+      return { status: statusOf(exchange.response), body: jsonBodyOf(exchange.response) };
+    };
+    const right = await send(UNICODE_TOKEN);
+    expect(right.status).toBe(202);
+    expect(right.body).toMatchObject({ status: 'accepted', route: 'unicode' });
+    const wrong = await send('gl-tokén-välue');
+    expect(wrong).toEqual({ status: 401, body: { error: 'Invalid signature' } });
   });
 
   it('checks the signature before parsing, so bad JSON with a bad signature is 401', async () => {

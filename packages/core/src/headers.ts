@@ -10,6 +10,14 @@ export const ALTFORGE_EVENT_HEADERS = ['x-altforge-event', 'x-gitlab-event'] as 
 export const ALTFORGE_DELIVERY_HEADERS = ['idempotency-key', 'x-gitlab-event-uuid'] as const;
 export const FALLBACK_DELIVERY_HEADER = 'x-request-id';
 
+/**
+ * The bytes a header value arrived as. Node decodes header bytes as latin-1, so a secret a sender
+ * put on the wire as UTF-8 must be compared as bytes: these against the secret's UTF-8 bytes.
+ */
+export function headerBytes(value: string): Buffer {
+  return Buffer.from(value, 'latin1');
+}
+
 /** The first non-empty value among headers (node lower-cases names). */
 export function firstHeader(
   headers: IncomingHttpHeaders,

@@ -5,7 +5,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { errorMessage, type GatewayConfig, type Logger, type Store } from '@webhook-gateway/core';
+import {
+  errorMessage,
+  headerBytes,
+  type GatewayConfig,
+  type Logger,
+  type Store,
+} from '@webhook-gateway/core';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { DASHBOARD_JS } from './assets/dashboard-js.js';
 import {
@@ -73,7 +79,8 @@ export function createAdminApp(
 
   function accessOf(req: IncomingMessage): Access | undefined {
     const bearer = bearerToken(req.headers.authorization);
-    if (bearer !== undefined) return tokensEqual(bearer, token) ? { via: 'bearer' } : undefined;
+    if (bearer !== undefined)
+      return tokensEqual(headerBytes(bearer), token) ? { via: 'bearer' } : undefined;
     const session = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (session !== undefined && isValidSession(session, token, now(), sessionTtlMs)) {
       return { via: 'session', session };
@@ -139,7 +146,7 @@ export function createAdminApp(
       return;
     }
     const next = safeNextPath(form.data.next);
-    if (!tokensEqual(form.data.token, token)) {
+    if (!tokensEqual(Buffer.from(form.data.token, 'utf8'), token)) {
       log.warn({ remote: req.socket.remoteAddress }, 'dashboard login with a wrong token');
       sendHtml(res, 401, loginPage({ next, failed: true, refreshMs }));
       return;

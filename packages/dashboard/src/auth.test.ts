@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { headerBytes } from '@webhook-gateway/core';
 import {
   bearerToken,
   csrfTokenFor,
@@ -13,10 +14,18 @@ const HOUR = 3_600_000;
 
 describe('tokensEqual', () => {
   it('accepts the same token and refuses others, including prefixes', () => {
-    expect(tokensEqual(TOKEN, TOKEN)).toBe(true);
-    expect(tokensEqual(TOKEN.slice(0, -1), TOKEN)).toBe(false);
-    expect(tokensEqual(`${TOKEN}x`, TOKEN)).toBe(false);
-    expect(tokensEqual('', TOKEN)).toBe(false);
+    const bytes = (text: string) => Buffer.from(text, 'utf8');
+    expect(tokensEqual(bytes(TOKEN), TOKEN)).toBe(true);
+    expect(tokensEqual(bytes(TOKEN.slice(0, -1)), TOKEN)).toBe(false);
+    expect(tokensEqual(bytes(`${TOKEN}x`), TOKEN)).toBe(false);
+    expect(tokensEqual(bytes(''), TOKEN)).toBe(false);
+  });
+
+  it('compares a non-ASCII token by its UTF-8 bytes, as a header carries them', () => {
+    const token = 'ädmin-tökén';
+    const received = Buffer.from(token, 'utf8').toString('latin1'); // how Node decodes the header
+    expect(tokensEqual(headerBytes(received), token)).toBe(true);
+    expect(tokensEqual(headerBytes(token), token)).toBe(false);
   });
 });
 

@@ -6,10 +6,13 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
-/** True when `given` is the admin token; the time taken does not depend on where they differ. */
-export function tokensEqual(given: string, expected: string): boolean {
+/**
+ * True when the bytes `given` are the admin token's UTF-8 bytes; the time taken does not depend
+ * on where they differ.
+ */
+export function tokensEqual(given: Buffer, expected: string): boolean {
   // Hashing first gives equal lengths, so even the length is not revealed by timing.
-  const a = createHash('sha256').update(given, 'utf8').digest();
+  const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(expected, 'utf8').digest();
   return timingSafeEqual(a, b);
 }
