@@ -3,11 +3,13 @@
  * answer) → deliver, then the outcome written to the store. Queues (the in-process pool, a
  * shared-queue worker) decide when to call it; this decides what an attempt is.
  */
-import { agentForRoute, type GatewayConfig } from './config/schema.js';
+import type { LiveConfig } from './config/live.js';
+import { agentForRoute } from './config/schema.js';
 import type { DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
+import type { RunDelivery } from './queue.js';
 import type { RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
@@ -16,7 +18,7 @@ export interface AttemptDeps {
   store: Store;
   hooks: GatewayHooks;
   /** Read on every attempt, so a reloaded config applies to the next one. */
-  config: () => GatewayConfig;
+  config: LiveConfig;
   resolveRoute: RouteResolver;
   home: string;
   log: Logger;
@@ -73,21 +75,29 @@ async function withTimeout<T>(
   }
 }
 
+/** The queues' view of `runAttempt`: one function from delivery id to outcome. */
+export function createRunDelivery(deps: AttemptDeps): RunDelivery {
+  return (id, signal) => runAttempt(deps, id, signal);
+}
+
 /**
- * Runs one attempt of delivery `id` and records its outcome. `stopping` tells an abort caused by
- * the gateway stopping (leave the row for the next start) from a failure.
+ * Runs one attempt of delivery `id` and records its outcome. Aborting `interrupt` (the queue
+ * stopping) leaves the row `running` for the next start; a timeout is a failure like any other.
  */
 export async function runAttempt(
   deps: AttemptDeps,
   id: string,
-  abort: AbortController,
-  stopping: () => boolean,
+  interrupt: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { store, hooks } = deps;
-  const record = await store.markRunning(id, Date.now());
-  if (!record) return { status: 'missing' };
+  const started = await store.markRunning(id, Date.now());
+  if (!started) return { status: 'missing' };
+  // What listeners are handed: the row as this attempt leaves it (the store's copy is not changed).
+  let record: DeliveryRecord = started;
+  const timeout = new AbortController();
+  const signal = AbortSignal.any([interrupt, timeout.signal]);
   const log = deps.log.child({ route: record.route, delivery_id: record.deliveryId });
-  const config = deps.config();
+  const config = deps.config.current();
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
@@ -132,11 +142,11 @@ export async function runAttempt(
           agent,
           home: deps.home,
           log,
-          signal: abort.signal,
+          signal,
         }),
         agent.timeout_s * 1000,
         `agent run (${agent.runner})`,
-        abort,
+        timeout,
       );
       runMs = Date.now() - runStarted;
       if (!result) {
@@ -148,8 +158,7 @@ export async function runAttempt(
         );
       }
       answer = result.answer;
-      record.answer = answer;
-      if (result.accounting) record.agent = result.accounting;
+      record = { ...record, answer, ...(result.accounting ? { agent: result.accounting } : {}) };
       // Committed before the target is called: after a crash there, the agent does not run again.
       await store.saveProgress(record.id, {
         answer,
@@ -170,7 +179,7 @@ export async function runAttempt(
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload),
       config,
       log,
-      signal: abort.signal,
+      signal,
     });
     await store.markDelivered(record.id, Date.now());
     await Promise.all(saves);
@@ -185,7 +194,7 @@ export async function runAttempt(
     return { status: 'delivered', record };
   } catch (error) {
     await Promise.all(saves);
-    if (stopping() && abort.signal.aborted) return { status: 'interrupted', record };
+    if (interrupt.aborted) return { status: 'interrupted', record };
     const message = errorMessage(error);
     const now = Date.now();
     const durationMs = now - startedAt;

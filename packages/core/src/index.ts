@@ -32,21 +32,25 @@ export {
 } from './routes.js';
 export { createReceiver } from './receiver.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+export { IntakePressure, type IntakeMonitor } from './intake-pressure.js';
 export {
   runAttempt,
+  createRunDelivery,
   backoffDelay,
   isPermanentError,
   type AttemptDeps,
   type AttemptOutcome,
 } from './attempt.js';
 export * from './queue.js';
+export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 export {
-  createGateway,
   isLoopbackHost,
   securityProblems,
-  type Gateway,
-  type GatewayOptions,
-} from './gateway.js';
+  startupProblems,
+  targetProblems,
+} from './startup-checks.js';
+export { liveConfig, type LiveConfig } from './config/live.js';
+export { setUpPlugins } from './plugin-setup.js';
 export {
   createLogger,
   silentLogger,

@@ -14,7 +14,17 @@ const BUSY_UTILIZATION = 0.9;
 /** Accepted deliveries per window below which intake is not what keeps it busy (160/s). */
 const MIN_ACCEPTS_PER_WINDOW = 16;
 
-export class IntakePressure {
+/** What the worker pool asks of an intake monitor. */
+export interface IntakeMonitor {
+  /** Whether intake is saturating the process right now. */
+  readonly active: boolean;
+  /** Counts one accepted delivery. */
+  noteAccept(): void;
+  start(): void;
+  stop(): void;
+}
+
+export class IntakePressure implements IntakeMonitor {
   private accepts = 0;
   private sample: EventLoopUtilization = performance.eventLoopUtilization();
   private timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
 /** How accepted deliveries reach the workers: the embedded pool, or a store's shared queue. */
-import type { AttemptDeps } from './attempt.js';
+import type { GatewayConfig } from './config/schema.js';
 import type { DeliveryRecord } from './delivery.js';
+import type { Logger } from './logger.js';
 
 export interface DeliveryQueue {
   /** Starts taking work (recovering what a crash left behind). */
@@ -13,10 +14,51 @@ export interface DeliveryQueue {
   readonly runningCount: number;
 }
 
-/** What a store needs to run its own queue (Redis/BullMQ): the attempt logic and the role. */
-export interface QueueContext extends AttemptDeps {
+/** How one attempt ended, as far as a queue needs to know to schedule what comes next. */
+export type RunOutcome =
+  | { status: 'delivered' | 'failed' | 'missing' }
+  /** Queued again in the journal for `nextAttemptAt`. */
+  | { status: 'retry'; nextAttemptAt: number }
+  /** Cut short because the queue aborted it (a stop): left `running`, for the next start. */
+  | { status: 'interrupted' };
+
+/**
+ * Runs one attempt at journaled delivery `id` and records its outcome in the journal. It is the
+ * only thing a queue knows of execution; aborting `signal` interrupts the attempt.
+ */
+export type RunDelivery = (id: string, signal: AbortSignal) => Promise<RunOutcome>;
+
+/** The limits a queue schedules by, read again for each decision (a reload changes them). */
+export interface QueueLimits {
+  /** Agent runs at once, all routes. */
+  concurrency: number;
+  /** Per-route limits of the routes that have one. */
+  routeConcurrency: Readonly<Record<string, number | undefined>>;
+  /** The base of a retry's backoff. */
+  retryBackoffMs: number;
+}
+
+/** The limits of a config's webhook settings. */
+export function queueLimits(config: GatewayConfig): QueueLimits {
+  const settings = config.platforms.webhook.extra;
+  const routeConcurrency: Record<string, number | undefined> = {};
+  for (const [name, route] of Object.entries(settings.routes)) {
+    routeConcurrency[name] = route.concurrency;
+  }
+  return {
+    concurrency: settings.concurrency,
+    routeConcurrency,
+    retryBackoffMs: settings.retry_backoff_ms,
+  };
+}
+
+/** What a store needs to run its own shared queue (Redis/BullMQ). */
+export interface QueueContext {
+  run: RunDelivery;
+  limits: () => QueueLimits;
   /** `receiver` only enqueues; `worker` only runs; `all` does both. */
   role: GatewayRole;
+  log: Logger;
 }
 
 export type GatewayRole = 'all' | 'receiver' | 'worker';

@@ -5,7 +5,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { BadBodyError, BodyTooLargeError, readPayload, readRawBody } from './body.js';
-import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import type { LiveConfig } from './config/live.js';
+import { INSECURE_NO_AUTH } from './config/schema.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks, RequestOutcome } from './hooks.js';
@@ -13,16 +14,17 @@ import { deliveryIdOf, eventTypeOf, keptHeaders } from './headers.js';
 import type { Logger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
+import type { DeliveryQueue } from './queue.js';
 import type { Store } from './store.js';
 
 export interface ReceiverOptions {
   hooks: GatewayHooks;
-  config: () => GatewayConfig;
+  config: LiveConfig;
   resolveRoute: RouteResolver;
   store: Store;
   rateLimiter: RateLimiter;
-  /** Called with each journaled delivery. */
-  onAccepted: (record: DeliveryRecord) => void;
+  /** Where each journaled delivery goes next. */
+  queue: Pick<DeliveryQueue, 'enqueue'>;
   log: Logger;
 }
 
@@ -98,8 +100,18 @@ export function createReceiver(options: ReceiverOptions): Koa {
     replyUnread(ctx, 405, { error: 'Method not allowed' });
   });
 
+  /** The queue takes it from here; a failure there leaves it in the journal for the next poll. */
+  function handOver(record: DeliveryRecord): void {
+    Promise.resolve(options.queue.enqueue(record)).catch((error: unknown) => {
+      log.error(
+        { route: record.route, delivery_id: record.deliveryId, err: errorMessage(error) },
+        'could not enqueue',
+      );
+    });
+  }
+
   async function handleWebhook(ctx: Koa.Context, name: string): Promise<RequestOutcome> {
-    const config = options.config();
+    const config = options.config.current();
     const settings = config.platforms.webhook.extra;
 
     // 1. route
@@ -220,7 +232,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
       return 'duplicate';
     }
     log.info({ route: name, delivery_id: deliveryId, event, action }, 'accepted');
-    options.onAccepted(result.record);
+    handOver(result.record);
     reply(ctx, 202, { status: 'accepted', route: name, event, delivery_id: deliveryId });
     return 'accepted';
   }

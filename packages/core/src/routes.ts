@@ -1,4 +1,5 @@
 /** Finds the route a request names: a static route of config, else a dynamic subscription. */
+import type { LiveConfig } from './config/live.js';
 import type { GatewayConfig, RouteConfig } from './config/schema.js';
 import { routeSchema } from './config/schema.js';
 import type { Store, Subscription } from './store.js';
@@ -19,9 +20,9 @@ export function subscriptionToRoute(subscription: Subscription): RouteConfig {
 export type RouteResolver = (name: string) => Promise<RouteConfig | undefined>;
 
 /** Static routes win over a dynamic subscription of the same name. */
-export function createRouteResolver(config: () => GatewayConfig, store: Store): RouteResolver {
+export function createRouteResolver(config: LiveConfig, store: Store): RouteResolver {
   return async (name) => {
-    const routes = config().platforms.webhook.extra.routes;
+    const routes = config.current().platforms.webhook.extra.routes;
     if (Object.prototype.hasOwnProperty.call(routes, name)) return routes[name];
     const subscription = await store.getSubscription(name);
     return subscription ? subscriptionToRoute(subscription) : undefined;

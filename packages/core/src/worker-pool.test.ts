@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRunDelivery } from './attempt.js';
+import { liveConfig } from './config/live.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import type { NewDelivery } from './delivery.js';
 import { createHooks, type GatewayHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
+import { queueLimits } from './queue.js';
 import { createRouteResolver } from './routes.js';
 import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
@@ -16,7 +19,7 @@ afterEach(async () => {
 function setup(
   extra: Record<string, unknown>,
   run: (deliveryId: string) => Promise<string>,
-  poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intakeSaturated' | 'pollIntervalMs'> = {},
+  poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intake' | 'pollIntervalMs'> = {},
   store: MemoryStore = new MemoryStore(),
 ) {
   const config = parseConfig({
@@ -30,14 +33,21 @@ function setup(
   hooks.run.tapPromise('test', async (request) => ({
     answer: await run(request.delivery.deliveryId),
   }));
-  const pool = new WorkerPool({
+  const live = liveConfig(config);
+  const runDelivery = createRunDelivery({
     store,
     hooks,
-    config: () => config,
-    resolveRoute: createRouteResolver(() => config, store),
+    config: live,
+    resolveRoute: createRouteResolver(live, store),
     home: '/tmp',
     log: silentLogger(),
     random: () => 1,
+  });
+  const pool = new WorkerPool({
+    store,
+    run: runDelivery,
+    limits: () => queueLimits(config),
+    log: silentLogger(),
     ...poolOptions,
   });
   pools.push(pool);
@@ -196,6 +206,7 @@ describe('WorkerPool', () => {
 
   it('starts one run at a time while intake saturates the process, then all it may', async () => {
     let saturated = true;
+    let accepts = 0;
     let running = 0;
     let mostRunning = 0;
     const { store, pool, submit } = setup(
@@ -207,13 +218,23 @@ describe('WorkerPool', () => {
         running--;
         return 'ok';
       },
-      { intakeSaturated: () => saturated },
+      {
+        intake: {
+          get active() {
+            return saturated;
+          },
+          noteAccept: () => accepts++,
+          start: () => undefined,
+          stop: () => undefined,
+        },
+      },
     );
     await pool.start();
     for (let i = 0; i < 12; i++) {
       await submit(delivery('r', `s${i}`));
     }
     await sleep(100);
+    expect(accepts).toBe(12);
     expect(mostRunning).toBe(1);
     expect((await store.list({ status: 'delivered' })).length).toBeGreaterThan(0);
     saturated = false;

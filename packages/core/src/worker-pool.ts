@@ -3,10 +3,12 @@
  * per-route limit, one-at-a-time per pull/merge request in order of arrival, and retries with
  * exponential backoff and jitter. The store is the truth; this keeps only light handles.
  */
-import { runAttempt, type AttemptDeps } from './attempt.js';
 import type { DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { DeliveryQueue } from './queue.js';
+import { IntakePressure, type IntakeMonitor } from './intake-pressure.js';
+import type { Logger } from './logger.js';
+import type { DeliveryQueue, QueueLimits, RunDelivery } from './queue.js';
+import type { Store } from './store.js';
 
 /** What the pool remembers of a queued delivery. */
 interface QueuedItem {
@@ -24,14 +26,20 @@ interface RunningItem {
   done: Promise<void>;
 }
 
-export interface WorkerPoolOptions extends AttemptDeps {
+export interface WorkerPoolOptions {
+  /** The journal: the pool reads what is queued from it. */
+  store: Pick<Store, 'recover' | 'queued'>;
+  /** One attempt at a delivery; the pool decides only when. */
+  run: RunDelivery;
+  limits: () => QueueLimits;
+  log: Logger;
   /** How often to look for deliveries queued by another process (`deliveries replay`). */
   pollIntervalMs?: number;
   /**
-   * True while accepting deliveries saturates the process (`IntakePressure`): the pool then
-   * starts one run at a time; `wake()` when it ends.
+   * Watches whether accepting deliveries saturates this process (default `IntakePressure`):
+   * the pool then starts one run at a time, and takes back its concurrency when it ends.
    */
-  intakeSaturated?: () => boolean;
+  intake?: IntakeMonitor;
   /** At most this many queued deliveries are held in memory (default `MAX_HELD`). */
   maxHeld?: number;
 }
@@ -65,7 +73,11 @@ export class WorkerPool implements DeliveryQueue {
   private polling = false;
   private dispatchScheduled = false;
   private stopping = false;
-  constructor(private readonly options: WorkerPoolOptions) {}
+  private readonly intake: IntakeMonitor;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.intake = options.intake ?? new IntakePressure(() => this.wake());
+  }
 
   /** Puts crashed runs back in the queue, loads every queued delivery and starts polling. */
   async start(): Promise<void> {
@@ -76,6 +88,7 @@ export class WorkerPool implements DeliveryQueue {
     const interval = this.options.pollIntervalMs ?? 1000;
     this.pollTimer = setInterval(() => void this.poll(), interval);
     this.pollTimer.unref();
+    this.intake.start();
   }
 
   /**
@@ -84,6 +97,7 @@ export class WorkerPool implements DeliveryQueue {
    * deliveries still run in order of arrival).
    */
   enqueue(record: DeliveryRecord): void {
+    this.intake.noteAccept();
     if (this.spilled || this.isFull()) this.spill(record.seq);
     else this.add(record);
     this.scheduleDispatch();
@@ -108,6 +122,7 @@ export class WorkerPool implements DeliveryQueue {
    */
   async stop(timeoutMs: number): Promise<void> {
     this.stopping = true;
+    this.intake.stop();
     clearInterval(this.pollTimer);
     clearTimeout(this.wakeTimer);
     const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
@@ -209,14 +224,11 @@ export class WorkerPool implements DeliveryQueue {
 
   private dispatch(): void {
     if (this.stopping) return;
-    const config = this.options.config();
-    const settings = config.platforms.webhook.extra;
+    const limits = this.options.limits();
     const now = Date.now();
     const blocked = new Set(this.busyOrderKeys);
     let nextWake = Infinity;
-    const limit = this.options.intakeSaturated?.()
-      ? Math.min(1, settings.concurrency)
-      : settings.concurrency;
+    const limit = this.intake.active ? Math.min(1, limits.concurrency) : limits.concurrency;
     for (let i = 0; i < this.queue.length && this.running.size < limit; i++) {
       const item = this.queue[i];
       if (!item) break;
@@ -229,7 +241,7 @@ export class WorkerPool implements DeliveryQueue {
         nextWake = Math.min(nextWake, item.nextAttemptAt);
         continue;
       }
-      const routeLimit = settings.routes[item.route]?.concurrency;
+      const routeLimit = limits.routeConcurrency[item.route];
       if (routeLimit !== undefined && (this.runningPerRoute.get(item.route) ?? 0) >= routeLimit)
         continue;
       this.queue.splice(i, 1);
@@ -276,7 +288,7 @@ export class WorkerPool implements DeliveryQueue {
 
   /** One attempt; a retry goes back into the queue at its place, with its backoff. */
   private async process(item: QueuedItem, abort: AbortController): Promise<void> {
-    const outcome = await runAttempt(this.options, item.id, abort, () => this.stopping);
+    const outcome = await this.options.run(item.id, abort.signal);
     if (outcome.status === 'retry') {
       this.known.delete(item.id);
       this.add({ ...item, nextAttemptAt: outcome.nextAttemptAt });

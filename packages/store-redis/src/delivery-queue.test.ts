@@ -2,7 +2,10 @@ import {
   corePlugin,
   createHooks,
   createRouteResolver,
+  createRunDelivery,
+  liveConfig,
   parseConfig,
+  queueLimits,
   silentLogger,
   type DeliveryQueue,
   type GatewayRole,
@@ -41,14 +44,20 @@ function queueOn(
     undefined,
   );
   hooks.run.tapPromise('test', async (request) => ({ answer: await run(request) }));
-  const queue = store.createQueue({
+  const live = liveConfig(config);
+  const runDelivery = createRunDelivery({
     store,
     hooks,
-    config: () => config,
-    resolveRoute: createRouteResolver(() => config, store),
+    config: live,
+    resolveRoute: createRouteResolver(live, store),
     home: '/tmp',
     log: silentLogger(),
     random: () => 1,
+  });
+  const queue = store.createQueue({
+    run: runDelivery,
+    limits: () => queueLimits(config),
+    log: silentLogger(),
     role,
   });
   queues.push(queue);

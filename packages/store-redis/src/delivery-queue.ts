@@ -1,18 +1,16 @@
 /**
  * The shared queue: receivers add a BullMQ job per journaled delivery, workers (role `worker` or
- * `all`) take jobs and run core's `runAttempt` on them. The journal stays the truth; a job is a
+ * `all`) take jobs and run the attempt the gateway hands in (`context.run`) on them. The journal stays the truth; a job is a
  * ticket. The package README explains the design (ordering, route limits, retries, recovery).
  */
 import { randomUUID } from 'node:crypto';
 import {
   errorMessage,
-  runAttempt,
-  type AttemptOutcome,
   type DeliveryQueue,
-  type Logger,
   type DeliveryRecord,
+  type Logger,
   type QueueContext,
-  type WebhookSettings,
+  type RunOutcome,
 } from '@webhook-gateway/core';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -66,7 +64,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
       {
         connection: this.workerConnection,
         prefix: options.prefix,
-        concurrency: this.settings().concurrency,
+        concurrency: this.context.limits().concurrency,
         lockDuration: options.lockDurationMs,
         stalledInterval: options.stalledIntervalMs,
         maxStalledCount: MAX_STALLED_COUNT,
@@ -99,7 +97,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   async enqueue(record: DeliveryRecord): Promise<void> {
     await this.store.jobs.add(record, {
       delayMs: record.nextAttemptAt - Date.now(),
-      retryBackoffMs: this.settings().retry_backoff_ms,
+      retryBackoffMs: this.context.limits().retryBackoffMs,
     });
   }
 
@@ -149,10 +147,6 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     this.workerConnection = undefined;
   }
 
-  private settings(): WebhookSettings {
-    return this.context.config().platforms.webhook.extra;
-  }
-
   /** One job: check the row, take its run slot, run one attempt, schedule what comes next. */
   private async process(job: Job<DeliveryJobData>, token: string | undefined): Promise<void> {
     const data = jobDataSchema.safeParse(job.data);
@@ -178,15 +172,15 @@ export class RedisDeliveryQueue implements DeliveryQueue {
       return this.postpone(job, token, view.nextAttemptAt);
     }
 
-    const settings = this.settings();
-    if (this.worker && this.worker.concurrency !== settings.concurrency) {
-      this.worker.concurrency = settings.concurrency;
+    const limits = this.context.limits();
+    if (this.worker && this.worker.concurrency !== limits.concurrency) {
+      this.worker.concurrency = limits.concurrency;
     }
     const slot: RunSlot = {
       id,
       route: view.route,
       leaseMs: this.store.options.lockDurationMs,
-      routeLimit: settings.routes[view.route]?.concurrency ?? 0,
+      routeLimit: limits.routeConcurrency[view.route] ?? 0,
     };
     const claim = await claimRunSlot(this.store.client, this.store.keys, {
       ...slot,
@@ -208,7 +202,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   }
 
   /** Runs one attempt in a claimed slot, renewing its route lease meanwhile, then gives it back. */
-  private async attempt(runKey: string, slot: RunSlot, log: Logger): Promise<AttemptOutcome> {
+  private async attempt(runKey: string, slot: RunSlot, log: Logger): Promise<RunOutcome> {
     const abort = new AbortController();
     this.running.set(runKey, abort);
     const { client, keys } = this.store;
@@ -221,7 +215,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
           }, slot.leaseMs / 3)
         : undefined;
     try {
-      return await runAttempt(this.context, slot.id, abort, () => this.stopping);
+      return await this.context.run(slot.id, abort.signal);
     } finally {
       clearInterval(renewal);
       this.running.delete(runKey);
