@@ -18,7 +18,7 @@ import { bullmqConnection, closeConnection } from './connection.js';
 import { jobDataSchema, jobIdOf, type DeliveryJobData } from './jobs.js';
 import { QUEUE_NAME } from './keys.js';
 import { addMissingJobs } from './reconcile.js';
-import type { RedisStore } from './redis-store.js';
+import type { QueueJournal } from './queue-journal.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';
 import { claimRunSlot, releaseRunSlot, renewRunSlot } from './run-slot.js';
 
@@ -49,7 +49,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   private queued = { count: 0, readAt: 0, reading: false };
 
   constructor(
-    private readonly store: RedisStore,
+    private readonly store: QueueJournal,
     private readonly context: QueueContext,
   ) {}
 

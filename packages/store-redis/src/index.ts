@@ -1,5 +1,6 @@
 /** The Redis store of webhook-gateway: a shared journal, de-duplication, rate limits and a BullMQ queue. */
-export { RedisStore, openRedisStore, type RunView } from './redis-store.js';
+export { RedisStore, openRedisStore } from './redis-store.js';
+export type { RunView } from './queue-journal.js';
 export { RedisDeliveryQueue } from './delivery-queue.js';
 export { RedisRateLimiter } from './rate-limiter.js';
 export {

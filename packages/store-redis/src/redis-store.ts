@@ -10,7 +10,6 @@ import {
   type DeliveryFilter,
   type DeliveryQueue,
   type DeliveryRecord,
-  type DeliveryStatus,
   type NewDelivery,
   type QueueContext,
   type Store,
@@ -23,6 +22,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { bullmqConnection, closeConnection, openCommandClient } from './connection.js';
 import { RedisDeliveryQueue } from './delivery-queue.js';
+import type { QueueJournal, RunView } from './queue-journal.js';
 import { JobProducer } from './jobs.js';
 import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
 import { redisKeys, type RedisKeys } from './keys.js';
@@ -116,19 +116,6 @@ const scheduleSchema = z.tuple([
   z.string(),
 ]);
 
-/** What a worker reads before deciding to run a job: small, without the payload. */
-export interface RunView {
-  id: string;
-  seq: number;
-  status: DeliveryStatus;
-  attempts: number;
-  maxAttempts: number;
-  nextAttemptAt: number;
-  route: string;
-  orderKey: string | null;
-  deliveryId: string;
-}
-
 /**
  * A `Store` on Redis, shared by receivers, workers and the CLI.
  *
@@ -136,7 +123,7 @@ export interface RunView {
  * const store = await openRedisStore({ url: 'redis://127.0.0.1:6379' });
  * const result = await store.accept(delivery, 3_600_000);
  */
-export class RedisStore implements Store {
+export class RedisStore implements Store, QueueJournal {
   readonly kind = 'redis';
   /** The per-route rate limit, one window for all receivers. */
   readonly rateLimiter: RedisRateLimiter;
