@@ -107,6 +107,24 @@ describe('plugins', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('route "paged"');
     expect(result.stderr).toContain('pager');
+    expect(result.stderr).toContain('loaded plugins: @webhook-gateway/');
+  });
+
+  it('refuses at start a runner that no plugin provides, naming its key (not at the first attempt)', async () => {
+    const home = makeHome();
+    writeConfig(home, {
+      agent: { runner: 'claude-code' },
+      platforms: { webhook: { extra: { secret: SECRET, routes: { reviews: {} } } } },
+    });
+    const result = await runCli(['gateway', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'invalid config: agent.runner: no agent runner named "claude-code" is installed (loaded plugins:',
+    );
+    expect(result.stderr).toContain('@webhook-gateway/agent');
+    const validate = await runCli(['config', 'validate', '--home', home]);
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('agent.runner: no agent runner named "claude-code"');
   });
 });
 

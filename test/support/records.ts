@@ -13,11 +13,15 @@ export interface AgentRecord {
   at: number;
 }
 
+/**
+ * The records written so far. The agent appends while tests poll, so a last line without its
+ * newline is still being written and is left for the next read.
+ */
 export function readAgentRecords(file: string): AgentRecord[] {
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  return lines
+    .slice(0, -1)
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as AgentRecord);
 }

@@ -26,18 +26,9 @@ export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<un
         const warning = localTerminalWarning(config);
         if (warning) log.warn(warning);
       }
-      hooks.run.tapPromise(AGENT_PLUGIN_NAME, async (request) => {
-        switch (request.agent.runner) {
-          case 'dry-run':
-            return runDryRun(request);
-          case 'command':
-            return runCommand(request);
-          case 'openai':
-            return runOpenAI(request, deps);
-          default:
-            return undefined;
-        }
-      });
+      hooks.run.for('dry-run').tapPromise(AGENT_PLUGIN_NAME, runDryRun);
+      hooks.run.for('command').tapPromise(AGENT_PLUGIN_NAME, runCommand);
+      hooks.run.for('openai').tapPromise(AGENT_PLUGIN_NAME, (request) => runOpenAI(request, deps));
       // Work directories go with their journal rows: pruned after the same retention.
       const retentionMs = config.platforms.webhook.extra.retention_days * 86_400_000;
       let timer: NodeJS.Timeout | undefined;

@@ -29,8 +29,7 @@ export interface OpenAIRunnerDeps {
  * Runs the tool loop for one delivery.
  *
  * @example
- * hooks.run.tapPromise('@webhook-gateway/agent', (request) =>
- *   request.agent.runner === 'openai' ? runOpenAI(request) : Promise.resolve(undefined));
+ * hooks.run.for('openai').tapPromise('@webhook-gateway/agent', (request) => runOpenAI(request));
  */
 export async function runOpenAI(
   request: RunRequest,

@@ -132,10 +132,17 @@ export async function runAttempt(
         log,
       });
       savePrompt({ prompt });
+      const runner = hooks.run.get(agent.runner);
+      if (!runner?.isUsed()) {
+        throw Object.assign(
+          new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
+          { retryable: false },
+        );
+      }
       log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
       const runStarted = Date.now();
       const result = await withTimeout(
-        hooks.run.promise({
+        runner.promise({
           prompt,
           delivery: record,
           routeConfig,
@@ -150,12 +157,9 @@ export async function runAttempt(
       );
       runMs = Date.now() - runStarted;
       if (!result) {
-        throw Object.assign(
-          new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
-          {
-            retryable: false,
-          },
-        );
+        throw Object.assign(new Error(`agent runner "${agent.runner}" gave no answer`), {
+          retryable: false,
+        });
       }
       answer = result.answer;
       record = { ...record, answer, ...(result.accounting ? { agent: result.accounting } : {}) };

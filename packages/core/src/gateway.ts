@@ -8,7 +8,7 @@ import type http from 'node:http';
 import { createRunDelivery } from './attempt.js';
 import type { GatewayConfig } from './config/schema.js';
 import { liveConfig } from './config/live.js';
-import { StartupError, errorMessage } from './errors.js';
+import { ConfigError, errorMessage } from './errors.js';
 import { createHooks, type GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { LoadedPlugin } from './plugin-loader.js';
@@ -78,8 +78,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     store,
     queue,
   });
-  const problems = startupProblems(options.config, hooks);
-  if (problems.length > 0) throw new StartupError(problems.join('\n'));
+  const pluginNames = options.plugins.map((loaded) => loaded.plugin.name);
+  const problems = startupProblems(options.config, hooks, pluginNames);
+  if (problems.length > 0) throw new ConfigError(problems);
 
   // 5. receiver: the checks of DESIGN §4.2, then journal and hand over to the queue
   const rateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
@@ -146,8 +147,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await store.close();
     },
     reload(next) {
-      const nextProblems = startupProblems(next, hooks);
-      if (nextProblems.length > 0) throw new StartupError(nextProblems.join('\n'));
+      const nextProblems = startupProblems(next, hooks, pluginNames);
+      if (nextProblems.length > 0) throw new ConfigError(nextProblems);
       config.replace(next);
     },
   };

@@ -121,8 +121,8 @@ export interface GatewayHooks {
   readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
   /** Prompt text in, prompt text out (skills, framing). */
   readonly render: AsyncSeriesWaterfallHook<[string, RenderContext]>;
-  /** The agent runner named by `agent.runner` answers; the others return `undefined`. */
-  readonly run: AsyncSeriesBailHook<[RunRequest], RunResult | undefined>;
+  /** One hook per runner name (`dry-run`, `command`, `openai`, …): the route's runner answers. */
+  readonly run: HookMap<AsyncSeriesBailHook<[RunRequest], RunResult | undefined>>;
   /** One hook per target name (`log`, `forge_comment`, `messenger_a`, …): sends the answer. */
   readonly deliver: HookMap<AsyncSeriesHook<[DeliverRequest]>>;
   /** Observation only: each webhook request's outcome (metrics). Taps must not throw. */
@@ -137,7 +137,9 @@ export function createHooks(): GatewayHooks {
     authenticate: new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
     filter: new AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>(['request']),
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
-    run: new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),
+    run: new HookMap(
+      () => new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),
+    ),
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),

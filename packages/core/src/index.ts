@@ -48,6 +48,7 @@ export {
   securityProblems,
   startupProblems,
   targetProblems,
+  runnerProblems,
 } from './startup-checks.js';
 export { liveConfig, type LiveConfig } from './config/live.js';
 export { setUpPlugins } from './plugin-setup.js';

@@ -1,8 +1,9 @@
 /**
  * What keeps a config from serving, checked in one place for the gateway's start, a reload,
- * `config validate` and `webhook subscribe`: each message names the key to set.
+ * `config validate` and `webhook subscribe`: each problem names the key to set.
  */
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import { routeSecrets } from './routes.js';
 
@@ -14,39 +15,80 @@ export function isLoopbackHost(host: string): boolean {
   );
 }
 
+const ROUTES = 'platforms.webhook.extra.routes';
+
 /** A route without a secret, INSECURE_NO_AUTH on a public bind. */
-export function securityProblems(config: GatewayConfig): string[] {
+export function securityProblems(config: GatewayConfig): ConfigProblem[] {
   const settings = config.platforms.webhook.extra;
-  const problems: string[] = [];
+  const problems: ConfigProblem[] = [];
   for (const [name, route] of Object.entries(settings.routes)) {
     const secrets = routeSecrets(route, config);
     if (secrets.length === 0) {
-      problems.push(
-        `route "${name}" has no secret: set platforms.webhook.extra.routes.${name}.secret or platforms.webhook.extra.secret`,
-      );
+      problems.push({
+        path: `${ROUTES}.${name}`,
+        message: `route "${name}" has no secret: set ${ROUTES}.${name}.secret or platforms.webhook.extra.secret`,
+      });
     } else if (secrets.includes(INSECURE_NO_AUTH) && !isLoopbackHost(settings.host)) {
-      problems.push(
-        `route "${name}" uses INSECURE_NO_AUTH but the gateway binds ${settings.host}, which is not a loopback address: set a real secret, or bind 127.0.0.1 (platforms.webhook.extra.host)`,
-      );
+      problems.push({
+        path: 'platforms.webhook.extra.host',
+        message: `route "${name}" uses INSECURE_NO_AUTH but the gateway binds ${settings.host}, which is not a loopback address: set a real secret, or bind 127.0.0.1 (platforms.webhook.extra.host)`,
+      });
     }
   }
   return problems;
+}
+
+/** The plugins a "not installed" message lists, so the reader sees what was loaded. */
+function loadedList(plugins: readonly string[]): string {
+  return plugins.length > 0 ? `loaded plugins: ${plugins.join(', ')}` : 'no plugins are loaded';
 }
 
 /** A route that delivers to a target no plugin taps. */
-export function targetProblems(config: GatewayConfig, hooks: GatewayHooks): string[] {
-  const problems: string[] = [];
+export function targetProblems(
+  config: GatewayConfig,
+  hooks: GatewayHooks,
+  plugins: readonly string[] = [],
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) {
     if (!hooks.deliver.get(route.deliver)?.isUsed()) {
-      problems.push(
-        `route "${name}" delivers to "${route.deliver}", but no such target is installed (platforms.webhook.extra.routes.${name}.deliver)`,
-      );
+      problems.push({
+        path: `${ROUTES}.${name}.deliver`,
+        message: `route "${name}" delivers to "${route.deliver}", but no such target is installed (${loadedList(plugins)})`,
+      });
     }
   }
   return problems;
 }
 
-/** Every problem that keeps `config` from serving with these hooks. */
-export function startupProblems(config: GatewayConfig, hooks: GatewayHooks): string[] {
-  return [...securityProblems(config), ...targetProblems(config, hooks)];
+/** An `agent.runner`, global or a route's, that no plugin taps. */
+export function runnerProblems(
+  config: GatewayConfig,
+  hooks: GatewayHooks,
+  plugins: readonly string[] = [],
+): ConfigProblem[] {
+  const named = [{ runner: config.agent.runner, path: 'agent.runner' }];
+  for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) {
+    const runner = route.agent?.runner;
+    if (runner !== undefined) named.push({ runner, path: `${ROUTES}.${name}.agent.runner` });
+  }
+  return named
+    .filter(({ runner }) => !hooks.run.get(runner)?.isUsed())
+    .map(({ runner, path }) => ({
+      path,
+      message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
+    }));
+}
+
+/** Every problem that keeps `config` from serving with these hooks and plugins. */
+export function startupProblems(
+  config: GatewayConfig,
+  hooks: GatewayHooks,
+  plugins: readonly string[] = [],
+): ConfigProblem[] {
+  return [
+    ...securityProblems(config),
+    ...targetProblems(config, hooks, plugins),
+    ...runnerProblems(config, hooks, plugins),
+  ];
 }

@@ -30,7 +30,7 @@ function setup(
     { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
     undefined,
   );
-  hooks.run.tapPromise('test', async (request) => ({
+  hooks.run.for('dry-run').tapPromise('test', async (request) => ({
     answer: await run(request.delivery.deliveryId),
   }));
   const live = liveConfig(config);

@@ -23,7 +23,7 @@ const ANSWER = 'Reviewed: the change looks good.';
 const fixedAnswer = definePlugin({
   name: 'test-fixed-answer',
   setup({ hooks }) {
-    hooks.run.tapPromise('test-fixed-answer', async () => ({ answer: ANSWER }));
+    hooks.run.for('fixed').tapPromise('test-fixed-answer', async () => ({ answer: ANSWER }));
   },
 });
 
@@ -54,6 +54,7 @@ afterEach(async () => {
 async function startGateway(): Promise<string> {
   const config = parseConfig(
     {
+      agent: { runner: 'fixed' },
       platforms: {
         webhook: {
           extra: {

@@ -43,7 +43,7 @@ function queueOn(
     { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
     undefined,
   );
-  hooks.run.tapPromise('test', async (request) => ({ answer: await run(request) }));
+  hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: await run(request) }));
   const live = liveConfig(config);
   const runDelivery = createRunDelivery({
     store,

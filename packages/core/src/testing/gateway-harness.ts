@@ -13,12 +13,15 @@ import {
   type GatewayPlugin,
 } from '../index.js';
 
-/** A runner that answers every prompt with `answer` (the real runners live in another package). */
+/**
+ * The runner `fixed` (the harness's `agent.runner`): it answers every prompt with `answer` (the
+ * real runners live in another package).
+ */
 export function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {
   return definePlugin({
     name: 'fixed-answer-runner',
     setup({ hooks }) {
-      hooks.run.tapPromise('fixed-answer-runner', async () => ({ answer }));
+      hooks.run.for('fixed').tapPromise('fixed-answer-runner', async () => ({ answer }));
     },
   });
 }

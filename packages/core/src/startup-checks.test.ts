@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config/load.js';
+import { createHooks } from './hooks.js';
+import {
+  isLoopbackHost,
+  runnerProblems,
+  startupProblems,
+  targetProblems,
+} from './startup-checks.js';
+
+function configWith(extra: Record<string, unknown>, agent: Record<string, unknown> = {}) {
+  return parseConfig({ agent, platforms: { webhook: { extra } } }, {});
+}
+
+/** Hooks with the `log` target and the `dry-run` runner tapped, as the built-ins do. */
+function builtInHooks() {
+  const hooks = createHooks();
+  hooks.deliver.for('log').tapPromise('test', async () => undefined);
+  hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: request.prompt }));
+  return hooks;
+}
+
+describe('start-up checks', () => {
+  it('names the route key and the loaded plugins for a target no plugin provides', () => {
+    const config = configWith({ secret: 's', routes: { r: { deliver: 'pager' } } });
+    expect(targetProblems(config, builtInHooks(), ['@acme/one', '@acme/two'])).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.r.deliver',
+        message:
+          'route "r" delivers to "pager", but no such target is installed (loaded plugins: @acme/one, @acme/two)',
+      },
+    ]);
+  });
+
+  it('refuses a global or a route runner that no plugin provides, naming its key', () => {
+    const config = configWith(
+      { secret: 's', routes: { a: {}, b: { agent: { runner: 'claude' } } } },
+      { runner: 'gpt' },
+    );
+    expect(runnerProblems(config, builtInHooks(), [])).toEqual([
+      {
+        path: 'agent.runner',
+        message: 'no agent runner named "gpt" is installed (no plugins are loaded)',
+      },
+      {
+        path: 'platforms.webhook.extra.routes.b.agent.runner',
+        message: 'no agent runner named "claude" is installed (no plugins are loaded)',
+      },
+    ]);
+  });
+
+  it('finds nothing wrong with installed targets and runners and a secret on every route', () => {
+    const config = configWith({
+      secret: 's',
+      routes: { a: {}, b: { agent: { runner: 'dry-run' } } },
+    });
+    expect(startupProblems(config, builtInHooks(), ['x'])).toEqual([]);
+  });
+
+  it('refuses a route without a secret and INSECURE_NO_AUTH on a public bind', () => {
+    const config = configWith({
+      host: '0.0.0.0',
+      routes: { open: {}, insecure: { secret: 'INSECURE_NO_AUTH' } },
+    });
+    const problems = startupProblems(config, builtInHooks());
+    expect(problems.map((problem) => problem.path)).toEqual([
+      'platforms.webhook.extra.routes.open',
+      'platforms.webhook.extra.host',
+    ]);
+    expect(problems[0]?.message).toContain('route "open" has no secret');
+    expect(problems[1]?.message).toContain(
+      'route "insecure" uses INSECURE_NO_AUTH but the gateway binds 0.0.0.0',
+    );
+  });
+
+  it('tells loopback addresses from others', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '10.0.0.1', '::', 'example.com'])
+      expect(isLoopbackHost(host), host).toBe(false);
+  });
+});
