@@ -1,11 +1,11 @@
 /** The `webhook-gateway` command line. */
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
-import { registerConfigCommands } from './commands/config.js';
-import { registerDeliveriesCommands } from './commands/deliveries.js';
-import { runGateway, type GatewayCommandOptions } from './commands/gateway.js';
-import { registerInitCommand } from './commands/init.js';
-import { registerWebhookCommands } from './commands/webhook.js';
+import { registerConfigCommands } from './commands/config/command.js';
+import { registerDeliveriesCommands } from './commands/deliveries/command.js';
+import { runGateway, type GatewayCommandOptions } from './commands/gateway/command.js';
+import { registerInitCommand } from './commands/init/command.js';
+import { registerWebhookCommands } from './commands/webhook/command.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };
