@@ -1,8 +1,9 @@
 /** `webhook-gateway config validate|schema`: check a config as the gateway would; print its schema. */
 import { configJsonSchema } from '@webhook-gateway/core';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatProblem } from '../../config-problems.js';
+import { addHomeOptions } from '../../home-options.js';
 import { validateConfigFile } from './validate.js';
 
 const validateOptionsSchema = z.object({
@@ -39,16 +40,11 @@ async function validate(raw: unknown): Promise<void> {
 export function registerConfigCommands(program: Command): void {
   const config = program.command('config').description('check the config, print its JSON Schema');
 
-  config
-    .command('validate')
-    .description('check the config as the gateway would at start (exit 1 on any problem)')
-    .addOption(
-      new Option(
-        '--home <dir>',
-        'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
-      ),
-    )
-    .addOption(new Option('--config <file>', 'config file (default: <home>/config.yaml)'))
+  addHomeOptions(
+    config
+      .command('validate')
+      .description('check the config as the gateway would at start (exit 1 on any problem)'),
+  )
     .option('--json', 'print the result as JSON')
     .action(async (options: unknown) => {
       await validate(options);

@@ -3,6 +3,7 @@
  * They open the same store as the gateway and work while it runs.
  */
 import { CommanderError, Option, type Command } from 'commander';
+import { addHomeOptions } from '../../home-options.js';
 import { withJournal } from './journal.js';
 import { formatDeliveryList } from './list-format.js';
 import {
@@ -18,18 +19,6 @@ import {
 import { findDelivery, replayDelivery, type ReplayResult } from './replay.js';
 import { formatDeliveryDetail } from './show-format.js';
 import { deliveryDetail, deliverySummary } from './view.js';
-
-function addHomeOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        '--home <dir>',
-        'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
-      ),
-    )
-    .addOption(new Option('--config <file>', 'config file (default: <home>/config.yaml)'))
-    .addOption(new Option('--json', 'print JSON for scripts'));
-}
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -101,25 +90,31 @@ export function registerDeliveriesCommands(program: Command): void {
         new Option('--status <status>', `only this status: ${DELIVERY_STATUSES.join(' | ')}`),
       )
       .addOption(new Option('--limit <n>', `at most n rows (default ${DEFAULT_LIST_LIMIT})`)),
-  ).action(async (options: unknown) => {
-    await usageChecked(() => listDeliveries(options));
-  });
+  )
+    .option('--json', 'print JSON for scripts')
+    .action(async (options: unknown) => {
+      await usageChecked(() => listDeliveries(options));
+    });
 
   addHomeOptions(
     deliveries
       .command('show')
       .description('everything the journal kept about one delivery')
       .argument('<id>', "the journal id or the sender's delivery id"),
-  ).action(async (id: unknown, options: unknown) => {
-    await usageChecked(() => showDelivery(id, options));
-  });
+  )
+    .option('--json', 'print JSON for scripts')
+    .action(async (id: unknown, options: unknown) => {
+      await usageChecked(() => showDelivery(id, options));
+    });
 
   addHomeOptions(
     deliveries
       .command('replay')
       .description('queue a delivered or failed delivery again; a running gateway picks it up')
       .argument('<id>', "the journal id or the sender's delivery id"),
-  ).action(async (id: unknown, options: unknown) => {
-    await usageChecked(() => replay(id, options));
-  });
+  )
+    .option('--json', 'print JSON for scripts')
+    .action(async (id: unknown, options: unknown) => {
+      await usageChecked(() => replay(id, options));
+    });
 }

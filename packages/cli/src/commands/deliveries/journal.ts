@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MemoryStore, type Store, type StoreConfig } from '@webhook-gateway/core';
-import { loadContext, type HomeOptions } from '../../context.js';
+import { loadContext } from '../../context.js';
+import type { HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 
 /** The SQLite file the config names (`store.path` relative to the home, else `state.db`). */

@@ -7,16 +7,18 @@ import {
   type GatewayRole,
   type LogLevel,
 } from '@webhook-gateway/core';
+import { Option, type Command } from 'commander';
 import { loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
-import { loadContext, type HomeOptions } from '../../context.js';
+import { loadContext } from '../../context.js';
+import { addHomeOptions, type HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 import { createConfigReloader } from './reload-config.js';
 import { configWatchEnabled, loadConfigForReload } from './reload-load.js';
 import { watchConfigFile } from './reload-watch.js';
 import { favourMemoryFootprint } from './v8-footprint.js';
 
-export interface GatewayCommandOptions extends HomeOptions {
+interface GatewayCommandOptions extends HomeOptions {
   logLevel: LogLevel;
   role: GatewayRole;
 }
@@ -26,7 +28,7 @@ export function listeningLine(host: string, port: number, routes: string[]): str
   return `[webhook] Listening on ${host}:${port} — routes: ${routes.length > 0 ? routes.join(', ') : '(none)'}`;
 }
 
-export async function runGateway(options: GatewayCommandOptions): Promise<void> {
+async function runGateway(options: GatewayCommandOptions): Promise<void> {
   favourMemoryFootprint();
   const context = await loadContext(options);
   const logger = createLogger({ home: context.home, level: options.logLevel });
@@ -121,4 +123,25 @@ export async function runGateway(options: GatewayCommandOptions): Promise<void> 
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** Adds `gateway`, the long-running command. */
+export function registerGatewayCommand(program: Command): void {
+  addHomeOptions(program.command('gateway').description('start the gateway'))
+    .addOption(
+      new Option('--log-level <level>', 'log level')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+        .default('info'),
+    )
+    .addOption(
+      new Option(
+        '--role <role>',
+        'all: receive and run; receiver: answer HTTP and enqueue; worker: run deliveries',
+      )
+        .choices(['all', 'receiver', 'worker'])
+        .default('all'),
+    )
+    .action(async (options: GatewayCommandOptions) => {
+      await runGateway(options);
+    });
 }

@@ -1,7 +1,8 @@
 /** `webhook-gateway init`: a new gateway home with a commented config.yaml and an example skill. */
 import { resolveHome } from '@webhook-gateway/core';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
+import { addHomeOptions } from '../../home-options.js';
 import { generateSecret } from '../../secret.js';
 import { writeInitFiles } from './files.js';
 
@@ -34,15 +35,12 @@ function init(raw: unknown): void {
 }
 
 export function registerInitCommand(program: Command): void {
-  program
-    .command('init')
-    .description('write a commented config.yaml, its JSON Schema and an example skill')
-    .addOption(
-      new Option(
-        '--home <dir>',
-        'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
-      ),
-    )
+  addHomeOptions(
+    program
+      .command('init')
+      .description('write a commented config.yaml, its JSON Schema and an example skill'),
+    { config: false },
+  )
     .option('--force', 'overwrite an existing config.yaml')
     .action((options: unknown) => {
       init(options);

@@ -3,9 +3,10 @@
  * store instead of config.yaml. A running gateway serves a change from its next request.
  */
 import { maskSecret, type Subscription } from '@webhook-gateway/core';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { loadPlugins } from '../../builtin-plugins.js';
 import type { CommandContext } from '../../context.js';
+import { addHomeOptions } from '../../home-options.js';
 import { SHORT_SECRET_LENGTH, generateSecret } from '../../secret.js';
 import { isInstalledTarget, subscriptionProblems } from './check.js';
 import { hasStaticRoute, loadWebhookContext, withStore } from './context.js';
@@ -24,17 +25,6 @@ import { canonicalTarget, unknownTargetMessage } from './targets.js';
 import { gatewayBaseUrl, testDelivery } from './test-request.js';
 import { answerHint, sendTestDelivery } from './test-send.js';
 import { failUsage } from './usage.js';
-
-function withHomeOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        '--home <dir>',
-        'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
-      ),
-    )
-    .addOption(new Option('--config <file>', 'config file (default: <home>/config.yaml)'));
-}
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -232,7 +222,7 @@ export function registerWebhookCommands(program: Command): void {
     .command('webhook')
     .description('dynamic subscriptions: routes kept in the store, served without a restart');
 
-  withHomeOptions(
+  addHomeOptions(
     webhook
       .command('subscribe')
       .description('add a subscription, or change the fields given of an existing one')
@@ -256,13 +246,13 @@ export function registerWebhookCommands(program: Command): void {
       await subscribe(name, options);
     });
 
-  withHomeOptions(webhook.command('list').description('list the subscriptions (secrets masked)'))
+  addHomeOptions(webhook.command('list').description('list the subscriptions (secrets masked)'))
     .option('--json', 'print as JSON')
     .action(async (options: unknown) => {
       await list(options);
     });
 
-  withHomeOptions(
+  addHomeOptions(
     webhook
       .command('remove')
       .description('remove a subscription')
@@ -273,7 +263,7 @@ export function registerWebhookCommands(program: Command): void {
       await remove(name, options);
     });
 
-  withHomeOptions(
+  addHomeOptions(
     webhook
       .command('test')
       .description('send a signed test delivery to the running gateway and print its answer')

@@ -1,6 +1,7 @@
 /** What every `webhook` command needs: the config (webhook platform on) and the shared store. */
 import type { Store } from '@webhook-gateway/core';
-import { loadContext, type CommandContext, type HomeOptions } from '../../context.js';
+import { loadContext, type CommandContext } from '../../context.js';
+import type { HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 
 /** Why `webhook` commands cannot run with this config, or undefined when they can. */
