@@ -1,12 +1,7 @@
 /** What most commands need: the home, the validated config, and a way to open the store. */
 import fs from 'node:fs';
 import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core';
-
-/** Options every command accepts. */
-export interface HomeOptions {
-  home?: string;
-  config?: string;
-}
+import type { HomeOptions } from './home-options.js';
 
 export interface CommandContext extends LoadedConfig {
   home: string;

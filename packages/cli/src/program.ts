@@ -1,11 +1,11 @@
 /** The `webhook-gateway` command line. */
 import { createRequire } from 'node:module';
-import { Command, Option } from 'commander';
-import { registerConfigCommands } from './commands/config.js';
-import { registerDeliveriesCommands } from './commands/deliveries.js';
-import { runGateway, type GatewayCommandOptions } from './commands/gateway.js';
-import { registerInitCommand } from './commands/init.js';
-import { registerWebhookCommands } from './commands/webhook.js';
+import { Command } from 'commander';
+import { registerConfigCommands } from './commands/config/command.js';
+import { registerDeliveriesCommands } from './commands/deliveries/command.js';
+import { registerGatewayCommand } from './commands/gateway/command.js';
+import { registerInitCommand } from './commands/init/command.js';
+import { registerWebhookCommands } from './commands/webhook/command.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };
@@ -18,34 +18,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true })
     .exitOverride();
 
-  const homeOption = new Option(
-    '--home <dir>',
-    'gateway home (default: $WEBHOOK_GATEWAY_HOME or ~/.webhook-gateway)',
-  );
-  const configOption = new Option('--config <file>', 'config file (default: <home>/config.yaml)');
-
-  program
-    .command('gateway')
-    .description('start the gateway')
-    .addOption(homeOption)
-    .addOption(configOption)
-    .addOption(
-      new Option('--log-level <level>', 'log level')
-        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
-        .default('info'),
-    )
-    .addOption(
-      new Option(
-        '--role <role>',
-        'all: receive and run; receiver: answer HTTP and enqueue; worker: run deliveries',
-      )
-        .choices(['all', 'receiver', 'worker'])
-        .default('all'),
-    )
-    .action(async (options: GatewayCommandOptions) => {
-      await runGateway(options);
-    });
-
+  registerGatewayCommand(program);
   registerDeliveriesCommands(program);
   registerWebhookCommands(program);
   registerConfigCommands(program);

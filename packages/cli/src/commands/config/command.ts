@@ -1,0 +1,59 @@
+/** `webhook-gateway config validate|schema`: check a config as the gateway would; print its schema. */
+import { configJsonSchema } from '@webhook-gateway/core';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { formatProblem } from '../../config-problems.js';
+import { addHomeOptions } from '../../home-options.js';
+import { validateConfigFile } from './validate.js';
+
+const validateOptionsSchema = z.object({
+  home: z.string().min(1).optional(),
+  config: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+/** The OK line: which file, and the routes it serves. */
+function okLine(file: string, exists: boolean, routes: string[]): string {
+  const served = routes.length > 0 ? routes.join(', ') : '(none)';
+  return exists
+    ? `config OK: ${file} — routes: ${served}`
+    : `config OK: no file at ${file}; the embedded defaults apply — routes: ${served}`;
+}
+
+async function validate(raw: unknown): Promise<void> {
+  const options = validateOptionsSchema.parse(raw);
+  const result = await validateConfigFile(options);
+  const routes = Object.keys(result.config?.platforms.webhook.extra.routes ?? {});
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ file: result.file, ok: result.problems.length === 0, routes, problems: result.problems }, null, 2)}\n`,
+    );
+  } else if (result.problems.length === 0) {
+    process.stdout.write(`${okLine(result.file, result.exists, routes)}\n`);
+  } else {
+    for (const problem of result.problems)
+      process.stderr.write(`invalid config: ${formatProblem(problem)}\n`);
+  }
+  if (result.problems.length > 0) process.exitCode = 1;
+}
+
+export function registerConfigCommands(program: Command): void {
+  const config = program.command('config').description('check the config, print its JSON Schema');
+
+  addHomeOptions(
+    config
+      .command('validate')
+      .description('check the config as the gateway would at start (exit 1 on any problem)'),
+  )
+    .option('--json', 'print the result as JSON')
+    .action(async (options: unknown) => {
+      await validate(options);
+    });
+
+  config
+    .command('schema')
+    .description('print the JSON Schema of config.yaml (for editors)')
+    .action(() => {
+      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { formatTime } from '../../table.js';
+import { LIST_HEADER, deliveryListRow, formatDeliveryList } from './list-format.js';
+import { testRecord } from './test-support/delivery-record.js';
+
+describe('formatDeliveryList', () => {
+  it('shows one aligned row per delivery under the header, whole ids kept', () => {
+    const first = testRecord();
+    const second = testRecord({
+      id: 'c5a1d3e0-0000-4000-8000-000000000002',
+      route: 'merge-requests',
+      event: 'Merge Request Hook',
+      action: null,
+      deliveryId: 'mr-1',
+      status: 'queued',
+      attempts: 0,
+      finishedAt: null,
+      attemptLog: [],
+    });
+    const lines = formatDeliveryList([first, second]).split('\n');
+    expect(lines).toHaveLength(3);
+    for (const name of LIST_HEADER) expect(lines[0]).toContain(name);
+    // Every column starts at the same offset on every line.
+    const statusAt = lines[0]?.indexOf('STATUS');
+    expect(lines[1]?.indexOf('delivered')).toBe(statusAt);
+    expect(lines[2]?.indexOf('queued')).toBe(statusAt);
+    expect(lines[1]).toContain(first.id);
+    expect(lines[1]).toContain(first.deliveryId);
+  });
+
+  it('fills a row with readable values', () => {
+    expect(deliveryListRow(testRecord())).toEqual([
+      '0b8e5a52-2f7c-4f0e-9d55-0c1f3c1f9a11',
+      formatTime(testRecord().receivedAt),
+      'reviews',
+      'pull_request',
+      'opened',
+      '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      'delivered',
+      '2/5',
+      '1.9 s',
+    ]);
+    const queued = deliveryListRow(
+      testRecord({ action: null, status: 'queued', finishedAt: null }),
+    );
+    expect(queued[4]).toBe('-');
+    expect(queued[8]).toBe('-');
+  });
+
+  it("escapes control characters of the sender's action", () => {
+    const row = deliveryListRow(testRecord({ action: 'opened\u001b[8m' }));
+    expect(row[4]).toBe('opened\\x1b[8m');
+  });
+
+  it('says when nothing matched, naming the filters', () => {
+    expect(formatDeliveryList([])).toBe('no deliveries in the journal');
+    expect(formatDeliveryList([], { route: 'reviews', status: 'failed' })).toBe(
+      'no deliveries with route reviews and status failed',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+/** The human output of `deliveries list`: one aligned row per delivery, newest first. */
+import type { DeliveryRecord } from '@webhook-gateway/core';
+import { formatDuration, formatTable, formatTime } from '../../table.js';
+import { printable } from './printable.js';
+import { deliveryDurationMs } from './timing.js';
+
+export const LIST_HEADER = [
+  'ID',
+  'RECEIVED',
+  'ROUTE',
+  'EVENT',
+  'ACTION',
+  'DELIVERY ID',
+  'STATUS',
+  'ATTEMPTS',
+  'DURATION',
+] as const;
+
+/**
+ * A table row: attempts as "made/allowed", a missing action or duration as "-". The event,
+ * action and delivery id come from the sender, so their control characters are escaped.
+ */
+export function deliveryListRow(record: DeliveryRecord): string[] {
+  return [
+    record.id,
+    formatTime(record.receivedAt),
+    record.route,
+    printable(record.event),
+    record.action === null ? '-' : printable(record.action),
+    printable(record.deliveryId),
+    record.status,
+    `${record.attempts}/${record.maxAttempts}`,
+    formatDuration(deliveryDurationMs(record)),
+  ];
+}
+
+/**
+ * The table, or one line saying nothing matched (naming the filters, so an empty answer is not
+ * mistaken for an empty journal).
+ */
+export function formatDeliveryList(
+  records: readonly DeliveryRecord[],
+  filter: { route?: string; status?: string } = {},
+): string {
+  if (records.length === 0) {
+    const conditions = [
+      filter.route === undefined ? undefined : `route ${filter.route}`,
+      filter.status === undefined ? undefined : `status ${filter.status}`,
+    ].filter((condition) => condition !== undefined);
+    return conditions.length === 0
+      ? 'no deliveries in the journal'
+      : `no deliveries with ${conditions.join(' and ')}`;
+  }
+  // Ids must stay whole: they are what `deliveries show` and `replay` take.
+  return formatTable(LIST_HEADER, records.map(deliveryListRow), 72);
+}

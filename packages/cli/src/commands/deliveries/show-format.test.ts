@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { formatDeliveryDetail, formatFields } from './show-format.js';
+import { T0, testRecord } from './test-support/delivery-record.js';
+
+describe('formatDeliveryDetail', () => {
+  it('shows ids, status, timings, headers, each attempt with its error, prompt and answer', () => {
+    const text = formatDeliveryDetail(testRecord());
+    expect(text).toContain('id           0b8e5a52-2f7c-4f0e-9d55-0c1f3c1f9a11');
+    expect(text).toContain('delivery id  72d3162e-cc78-11e3-81ab-4c9367dc0958');
+    expect(text).toContain('event        pull_request (opened)');
+    expect(text).toContain('status       delivered (2 of 5 attempts)');
+    expect(text).toContain('waited       40 ms');
+    expect(text).toContain('duration     1.9 s');
+    expect(text).toContain('last error   messenger_c (Slack): sending to channel C1 failed');
+    expect(text).toMatch(/headers\n {2}user-agent {5}Forge-Hookshot\/044aadd\n {2}x-forge-event/);
+    const attempts = text.split('attempts\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+    expect(attempts[0]).toMatch(/#\s+STARTED\s+FINISHED\s+DURATION\s+OUTCOME/);
+    expect(attempts[1]).toMatch(/^ {2}1 .* 500 ms +messenger_c \(Slack\): .*HTTP 500$/);
+    expect(attempts[2]).toMatch(/^ {2}2 .* 400 ms +ok$/);
+    expect(text).toContain('prompt\n  Review PR #2');
+    expect(text.endsWith('answer\n  Looks good.')).toBe(true);
+  });
+
+  it('shows the agent accounting: model, turns, tool calls and tokens', () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        agent: {
+          runner: 'openai',
+          model: 'qwen2.5-coder',
+          turns: 3,
+          toolCalls: [
+            { tool: 'terminal', command: 'gh pr diff 2', exitCode: 0, durationMs: 812 },
+            { tool: 'terminal', command: 'false', exitCode: 1, durationMs: 4 },
+          ],
+          usage: { promptTokens: 1200, completionTokens: 300, totalTokens: 1500 },
+        },
+      }),
+    );
+    expect(text).toContain('  runner      openai');
+    expect(text).toContain('  model       qwen2.5-coder');
+    expect(text).toContain('  turns       3');
+    expect(text).toContain('  tool calls  2');
+    expect(text).toContain('  tokens      1500 (prompt 1200, completion 300)');
+    expect(text).toMatch(/1 +terminal +0 +812 ms +gh pr diff 2/);
+    expect(text).toMatch(/2 +terminal +1 +4 ms +false/);
+  });
+
+  it('says what is not there yet for a queued delivery', () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        status: 'queued',
+        attempts: 0,
+        prompt: null,
+        answer: null,
+        lastError: null,
+        startedAt: null,
+        finishedAt: null,
+        attemptLog: [],
+      }),
+    );
+    expect(text).toContain('status       queued\n');
+    expect(text).toContain('last error   -');
+    expect(text).toContain('attempts\n  (none yet)');
+    expect(text).toContain('prompt\n  (none)');
+    expect(text).not.toContain('agent\n');
+  });
+
+  it('says when a retry is due and that an empty answer was empty', () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        status: 'queued',
+        attempts: 1,
+        finishedAt: null,
+        nextAttemptAt: T0,
+        answer: '',
+      }),
+    );
+    expect(text).toMatch(/status {7}queued for a retry \(1 of 5 attempts made; next at .+\)/);
+    expect(text).toContain('answer\n  (empty)');
+  });
+
+  it('never sends a control character from a payload to the terminal', () => {
+    const text = formatDeliveryDetail(testRecord({ prompt: 'Review \u001b[2J"title"' }));
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('Review \\x1b[2J"title"');
+  });
+});
+
+describe('formatFields', () => {
+  it('aligns values after the longest label', () => {
+    expect(
+      formatFields(
+        [
+          ['a', '1'],
+          ['longer', '2'],
+        ],
+        '  ',
+      ),
+    ).toBe('  a       1\n  longer  2');
+  });
+});

@@ -1,0 +1,134 @@
+/** The human output of `deliveries show`: fields, headers, attempts, agent, prompt and answer. */
+import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+import { formatDuration, formatTable, formatTime } from '../../table.js';
+import { printable } from './printable.js';
+import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
+
+/** `label  value` lines with the values aligned; nothing is cut. */
+export function formatFields(fields: readonly (readonly [string, string])[], indent = ''): string {
+  const width = Math.max(0, ...fields.map(([label]) => label.length));
+  return fields
+    .map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`.trimEnd())
+    .join('\n');
+}
+
+/** A block of free text, indented under its heading; "(none)" when absent. */
+function textBlock(text: string | null): string {
+  if (text === null) return '  (none)';
+  if (text.trim() === '') return '  (empty)';
+  return printable(text)
+    .split('\n')
+    .map((line) => `  ${line}`.trimEnd())
+    .join('\n');
+}
+
+function statusLine(record: DeliveryRecord): string {
+  const tries = `${record.attempts} of ${record.maxAttempts} attempt${record.maxAttempts === 1 ? '' : 's'}`;
+  switch (record.status) {
+    case 'queued':
+      return record.attempts === 0
+        ? 'queued'
+        : `queued for a retry (${tries} made; next at ${formatTime(record.nextAttemptAt)})`;
+    case 'running':
+      return `running (attempt ${record.attempts} of ${record.maxAttempts})`;
+    case 'delivered':
+      return `delivered (${tries})`;
+    case 'failed':
+      return `failed (${tries})`;
+  }
+}
+
+/** Time in the queue before the first attempt; unknown after a replay (no replay time is kept). */
+function waitedMs(record: DeliveryRecord, roundStart: number | null): number | null {
+  const firstRound = record.attemptLog.length === record.attempts;
+  return roundStart === null || !firstRound ? null : Math.max(0, roundStart - record.receivedAt);
+}
+
+function summaryFields(record: DeliveryRecord): [string, string][] {
+  const roundStart = currentRoundStart(record);
+  return [
+    ['id', record.id],
+    ['delivery id', printable(record.deliveryId)],
+    ['route', record.route],
+    [
+      'event',
+      printable(record.action === null ? record.event : `${record.event} (${record.action})`),
+    ],
+    ['status', statusLine(record)],
+    ['received', formatTime(record.receivedAt)],
+    ['started', formatTime(roundStart)],
+    ['finished', formatTime(record.finishedAt)],
+    ['waited', formatDuration(waitedMs(record, roundStart))],
+    ['duration', formatDuration(deliveryDurationMs(record))],
+    ['last error', record.lastError === null ? '-' : printable(record.lastError)],
+  ];
+}
+
+function headersSection(headers: Record<string, string>): string {
+  const entries = Object.entries(headers).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return 'headers\n  (none kept)';
+  return `headers\n${formatFields(
+    entries.map(([name, value]) => [name, printable(value)]),
+    '  ',
+  )}`;
+}
+
+function attemptsSection(record: DeliveryRecord): string {
+  if (record.attemptLog.length === 0) return 'attempts\n  (none yet)';
+  const rows = record.attemptLog.map((attempt) => [
+    String(attempt.attempt),
+    formatTime(attempt.startedAt),
+    attempt.finishedAt === null ? 'running' : formatTime(attempt.finishedAt),
+    formatDuration(attemptDurationMs(attempt)),
+    attempt.error === null ? (attempt.finishedAt === null ? '' : 'ok') : printable(attempt.error),
+  ]);
+  const table = formatTable(['#', 'STARTED', 'FINISHED', 'DURATION', 'OUTCOME'], rows, 200);
+  return `attempts\n${indentLines(table)}`;
+}
+
+function indentLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+function agentSection(agent: AgentAccounting | null): string | undefined {
+  if (agent === null) return undefined;
+  const fields: [string, string][] = [['runner', agent.runner]];
+  if (agent.model !== undefined) fields.push(['model', agent.model]);
+  if (agent.turns !== undefined) fields.push(['turns', String(agent.turns)]);
+  if (agent.toolCalls !== undefined) fields.push(['tool calls', String(agent.toolCalls.length)]);
+  if (agent.usage !== undefined) {
+    const { promptTokens, completionTokens, totalTokens } = agent.usage;
+    fields.push([
+      'tokens',
+      `${totalTokens} (prompt ${promptTokens}, completion ${completionTokens})`,
+    ]);
+  }
+  let text = `agent\n${formatFields(fields, '  ')}`;
+  if (agent.toolCalls !== undefined && agent.toolCalls.length > 0) {
+    const rows = agent.toolCalls.map((call, index) => [
+      String(index + 1),
+      call.tool,
+      call.exitCode === null ? '-' : String(call.exitCode),
+      formatDuration(call.durationMs),
+      printable(call.command),
+    ]);
+    text += `\n\n${indentLines(formatTable(['#', 'TOOL', 'EXIT', 'DURATION', 'COMMAND'], rows, 100))}`;
+  }
+  return text;
+}
+
+/** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
+export function formatDeliveryDetail(record: DeliveryRecord): string {
+  const sections = [
+    formatFields(summaryFields(record)),
+    headersSection(record.headers),
+    attemptsSection(record),
+    agentSection(record.agent),
+    `prompt\n${textBlock(record.prompt)}`,
+    `answer\n${textBlock(record.answer)}`,
+  ];
+  return sections.filter((section) => section !== undefined).join('\n\n');
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { T0, testRecord } from './test-support/delivery-record.js';
+import { deliveryDetail, deliverySummary } from './view.js';
+
+describe('deliverySummary', () => {
+  it('gives times as ISO text and the duration in ms', () => {
+    expect(deliverySummary(testRecord())).toEqual({
+      id: '0b8e5a52-2f7c-4f0e-9d55-0c1f3c1f9a11',
+      deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      route: 'reviews',
+      event: 'pull_request',
+      action: 'opened',
+      status: 'delivered',
+      attempts: 2,
+      maxAttempts: 5,
+      receivedAt: new Date(T0).toISOString(),
+      startedAt: new Date(T0 + 40).toISOString(),
+      finishedAt: new Date(T0 + 1_900).toISOString(),
+      durationMs: 1_860,
+      lastError: 'messenger_c (Slack): sending to channel C1 failed: Slack answered HTTP 500',
+    });
+  });
+});
+
+describe('deliveryDetail', () => {
+  it('adds headers, payload, prompt, answer and each attempt with its duration', () => {
+    const detail = deliveryDetail(testRecord());
+    expect(detail.headers['x-forge-event']).toBe('pull_request');
+    expect(detail.payload).toEqual({ action: 'opened', number: 2 });
+    expect(detail.prompt).toBe('Review PR #2');
+    expect(detail.answer).toBe('Looks good.');
+    expect(detail.attemptLog.map((a) => [a.attempt, a.durationMs, a.error === null])).toEqual([
+      [1, 500, false],
+      [2, 400, true],
+    ]);
+  });
+
+  it('has a next attempt time only while queued', () => {
+    expect(deliveryDetail(testRecord()).nextAttemptAt).toBeNull();
+    expect(deliveryDetail(testRecord({ status: 'queued', finishedAt: null })).nextAttemptAt).toBe(
+      new Date(T0 + 1_000).toISOString(),
+    );
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The `--json` shapes of `deliveries list` and `deliveries show`: the journal record with times
+ * as ISO 8601 text (UTC) and the duration worked out, so scripts need not know the store.
+ */
+import type { AgentAccounting, DeliveryRecord, DeliveryStatus } from '@webhook-gateway/core';
+import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
+
+/** A time in ms since the epoch as ISO 8601 text, or null. */
+export function isoTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** One row of `deliveries list --json`. */
+export interface DeliverySummary {
+  id: string;
+  deliveryId: string;
+  route: string;
+  event: string;
+  action: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  receivedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+  lastError: string | null;
+}
+
+/** One attempt in `deliveries show --json`. */
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+/** `deliveries show --json`: the summary plus everything the journal kept. */
+export interface DeliveryDetail extends DeliverySummary {
+  seq: number;
+  orderKey: string | null;
+  nextAttemptAt: string | null;
+  headers: Record<string, string>;
+  payload: Record<string, unknown>;
+  prompt: string | null;
+  answer: string | null;
+  attemptLog: AttemptView[];
+  agent: AgentAccounting | null;
+}
+
+export function deliverySummary(record: DeliveryRecord): DeliverySummary {
+  return {
+    id: record.id,
+    deliveryId: record.deliveryId,
+    route: record.route,
+    event: record.event,
+    action: record.action,
+    status: record.status,
+    attempts: record.attempts,
+    maxAttempts: record.maxAttempts,
+    receivedAt: new Date(record.receivedAt).toISOString(),
+    // The current round's start, so that it matches `durationMs` after a replay.
+    startedAt: isoTime(currentRoundStart(record)),
+    finishedAt: isoTime(record.finishedAt),
+    durationMs: deliveryDurationMs(record),
+    lastError: record.lastError,
+  };
+}
+
+export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
+  return {
+    ...deliverySummary(record),
+    seq: record.seq,
+    orderKey: record.orderKey,
+    // Only a queued delivery waits for a time; for the others the column is history.
+    nextAttemptAt: record.status === 'queued' ? isoTime(record.nextAttemptAt) : null,
+    headers: record.headers,
+    payload: record.payload,
+    prompt: record.prompt,
+    answer: record.answer,
+    attemptLog: record.attemptLog.map((attempt) => ({
+      attempt: attempt.attempt,
+      startedAt: new Date(attempt.startedAt).toISOString(),
+      finishedAt: isoTime(attempt.finishedAt),
+      durationMs: attemptDurationMs(attempt),
+      error: attempt.error,
+    })),
+    agent: record.agent,
+  };
+}

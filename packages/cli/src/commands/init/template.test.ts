@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type GatewayConfig } from '@webhook-gateway/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtinPlugins } from '../../builtin-plugins.js';
+import { gatewayProblems } from '../../config-check.js';
+import { initConfigYaml } from './template.js';
+
+const secret = 'f'.repeat(64);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-init-template-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Parses the text the way the gateway reads config.yaml. */
+async function load(text: string): Promise<GatewayConfig> {
+  const file = path.join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
+  fs.writeFileSync(file, text);
+  return (await loadConfig({ home: dir, configFile: file, env: {} })).config;
+}
+
+describe('initConfigYaml', () => {
+  const text = initConfigYaml({ secret });
+
+  it('points editors at the schema file on its first line', () => {
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./config.schema.json');
+  });
+
+  it('is a config the gateway starts on, with a forge and an altforge route', async () => {
+    const config = await load(text);
+    expect(Object.keys(config.platforms.webhook.extra.routes)).toEqual([
+      'pull-requests',
+      'merge-requests',
+    ]);
+    expect(config.platforms.webhook.extra.secret).toBe(secret);
+    expect(config.platforms.webhook.extra.host).toBe('127.0.0.1');
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
+  it('filters pull requests by action and draft state', async () => {
+    const route = (await load(text)).platforms.webhook.extra.routes['pull-requests'];
+    expect(route?.actions).toEqual(['opened', 'synchronize', 'reopened']);
+    expect(route?.filters).toEqual({ 'pull_request.draft': false });
+    expect(route?.skills).toEqual(['code-review']);
+  });
+
+  it('writes the port it is given', async () => {
+    const config = await load(initConfigYaml({ secret, port: 9999 }));
+    expect(config.platforms.webhook.extra.port).toBe(9999);
+  });
+});
