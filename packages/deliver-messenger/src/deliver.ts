@@ -1,10 +1,6 @@
 /** Delivering one answer to a messenger: pick the chat, split, send each part in order. */
-import {
-  errorMessage,
-  sendWithRateLimitRetries,
-  type DeliverRequest,
-  type SentParts,
-} from '@webhook-gateway/core';
+import { errorMessage, type DeliverRequest } from '@webhook-gateway/core';
+import { sendWithRateLimitRetries, type SentParts } from '@webhook-gateway/target-kit';
 import { resolveChatId } from './chat-id.js';
 import { callService, redact } from './http.js';
 import type { MessengerOptions } from './options.js';

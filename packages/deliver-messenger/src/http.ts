@@ -1,4 +1,4 @@
-/** The service-call helper every target shares (in core), under the names this package uses. */
+/** The service-call helper every target shares (in target-kit), under the names this package uses. */
 export {
   bodyExcerpt,
   callService,
@@ -6,4 +6,4 @@ export {
   type ServiceAnswer as HttpAnswer,
   type ServiceCallOptions as CallOptions,
   type ServiceRequest as HttpRequest,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/target-kit';

@@ -2,7 +2,8 @@
  * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
  * Slack and signal-cli protocols), each configured under `platforms.<target>`.
  */
-import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
@@ -23,7 +24,7 @@ export type {
   SendOutcome,
 } from './protocol.js';
 export { PROTOCOLS, isMessengerTarget } from './protocols.js';
-export { parseRetryAfter } from '@webhook-gateway/core';
+export { parseRetryAfter } from '@webhook-gateway/target-kit';
 export { signal } from './signal.js';
 export { slack } from './slack.js';
 export { EMPTY_ANSWER_TEXT, messageParts, splitMessage } from './split-message.js';

@@ -1,6 +1,6 @@
 /** What every messenger protocol provides: pure request builders and answer classifiers. */
 import type { HttpAnswer, HttpRequest } from './http.js';
-import type { SendOutcome } from '@webhook-gateway/core';
+import type { SendOutcome } from '@webhook-gateway/target-kit';
 
 /** The canonical target names this package serves. */
 export type MessengerTarget = 'messenger_a' | 'messenger_b' | 'messenger_c' | 'messenger_d';
@@ -13,7 +13,7 @@ export interface Endpoint {
   credential: string;
 }
 
-/** How one send went (shared with every target, in core). */
+/** How one send went (shared with every target, in target-kit). */
 export type { SendOutcome };
 
 /** How a credential check went. */

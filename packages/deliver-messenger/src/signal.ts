@@ -13,7 +13,7 @@ import {
   type MessengerProtocol,
   type SendOutcome,
 } from './protocol.js';
-import { parseRetryAfter } from '@webhook-gateway/core';
+import { parseRetryAfter } from '@webhook-gateway/target-kit';
 
 const signalErrorSchema = z.object({ error: z.string() });
 

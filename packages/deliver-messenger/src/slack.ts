@@ -12,7 +12,7 @@ import {
   type MessengerProtocol,
   type SendOutcome,
 } from './protocol.js';
-import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
+import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/target-kit';
 
 const slackAnswerSchema = z.object({
   ok: z.boolean(),

@@ -2,9 +2,9 @@
  * Turns an answer into messages a chat service accepts: never longer than its limit, cut where a
  * reader would pause (paragraph, then line, then word), hard-cut only inside one over-long word.
  */
-import { splitText } from '@webhook-gateway/core';
+import { splitText } from '@webhook-gateway/target-kit';
 
-/** The splitter shared by every target with a length limit (in core). */
+/** The splitter shared by every target with a length limit (in target-kit). */
 export const splitMessage = splitText;
 
 /** Sent for an empty answer: the spec delivers every answer, and the services reject empty text. */

@@ -1,10 +1,6 @@
 /** Delivering one answer by SMS: pick the number, split, text each part in order. */
-import {
-  errorMessage,
-  sendWithRateLimitRetries,
-  type DeliverRequest,
-  type SentParts,
-} from '@webhook-gateway/core';
+import { errorMessage, type DeliverRequest } from '@webhook-gateway/core';
+import { sendWithRateLimitRetries, type SentParts } from '@webhook-gateway/target-kit';
 import { callTwilio, redact } from './http.js';
 import type { SmsOptions } from './options.js';
 import { resolveRecipient } from './recipient.js';

@@ -1,17 +1,17 @@
-/** Calls to Twilio through the service-call helper every target shares (in core). */
+/** Calls to Twilio through the service-call helper every target shares (in target-kit). */
 import {
   callService,
   type ServiceAnswer,
   type ServiceCallOptions,
   type ServiceRequest,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/target-kit';
 
 export {
   bodyExcerpt,
   redact,
   type ServiceAnswer as HttpAnswer,
   type ServiceRequest as HttpRequest,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/target-kit';
 
 export type CallOptions = Omit<ServiceCallOptions, 'service'>;
 

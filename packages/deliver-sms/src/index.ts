@@ -1,5 +1,6 @@
 /** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
-import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { smsConfigProblems } from './config-problems.js';
 import { logTwilioConnection } from './connection-check.js';
 import { deliverSms } from './deliver.js';

@@ -3,9 +3,9 @@
  * reader would pause (paragraph, then line, then word), hard-cut only inside one over-long word,
  * and numbered `(1/3) ` because texts may arrive out of order.
  */
-import { splitText } from '@webhook-gateway/core';
+import { splitText } from '@webhook-gateway/target-kit';
 
-/** The splitter shared by every target with a length limit (in core). */
+/** The splitter shared by every target with a length limit (in target-kit). */
 export const splitMessage = splitText;
 
 /** Sent for an empty answer: the spec delivers every answer, and Twilio rejects an empty Body. */

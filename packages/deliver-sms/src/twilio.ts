@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { bodyExcerpt, type HttpAnswer, type HttpRequest } from './http.js';
-import { parseRetryAfter, type SendOutcome } from '@webhook-gateway/core';
+import { parseRetryAfter, type SendOutcome } from '@webhook-gateway/target-kit';
 
 /** What a message is sent with. */
 export interface TwilioCredentials {
@@ -15,7 +15,7 @@ export interface TwilioCredentials {
   authToken: string;
 }
 
-/** How one send went (shared with every target, in core). */
+/** How one send went (shared with every target, in target-kit). */
 export type { SendOutcome };
 
 /** How the start-time account check went. */
