@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
+import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { telegram } from './telegram.js';

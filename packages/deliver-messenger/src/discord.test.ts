@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
 import { discord } from './discord.js';
-import { messengerOptionsSchema } from './options.js';
+import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { capturingLogger } from '@webhook-gateway/core/testing';
 import {

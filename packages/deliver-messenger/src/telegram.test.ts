@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
+import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { telegram } from './telegram.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverSms } from './deliver.js';
-import { smsOptionsSchema } from './options.js';
+import { smsOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
