@@ -61,9 +61,4 @@ export {
   type GatewayLogger,
 } from './logger.js';
 export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';
-export { splitText } from './split-text.js';
-export { SentParts } from './sent-parts.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
-export * from './service-http.js';
-export * from './service-retry.js';
-export * from './retry-after.js';

@@ -4,14 +4,13 @@
  * merge request iid.
  */
 import type { JsonObject } from '@webhook-gateway/core';
-import { CommentDeliveryError } from './errors.js';
+import { parsePositiveInteger, payloadValue } from './extra-value.js';
 import {
-  extraValue,
-  parsePositiveInteger,
-  payloadValue,
-  quoteValue,
-  unrenderedField,
-} from './extra-value.js';
+  payloadField,
+  resolveTargetField,
+  type FoundValue,
+  type TargetField,
+} from './target-field.js';
 
 export const ALTFORGE_TARGET = 'altforge_comment';
 
@@ -31,56 +30,40 @@ export function isAltforgeProjectPath(value: string): boolean {
   return segments.length >= 2 && segments.every((segment) => SEGMENT.test(segment));
 }
 
-function invalid(message: string): CommentDeliveryError {
-  return new CommentDeliveryError(ALTFORGE_TARGET, 'invalid-target', message);
-}
-
-function unrendered(
-  source: string,
-  value: unknown,
-  field: string,
-  example: string,
-): CommentDeliveryError {
-  return invalid(
-    `${source} is ${quoteValue(value)}, but the payload has no field "${field}"; point it at a field this event has (e.g. "${example}")`,
-  );
-}
-
-function checkPath(value: unknown, source: string): string {
-  const field = unrenderedField(value);
-  if (field !== undefined) throw unrendered(source, value, field, '{project.path_with_namespace}');
-  if (typeof value !== 'string' || !isAltforgeProjectPath(value.trim())) {
-    throw invalid(
-      `${source} ${quoteValue(value)} is not a "group/subgroup/project" path (letters, digits, "_", "-", "."; at least one "/"; no spaces; no segment starting with "-" or ".")`,
-    );
-  }
-  return value.trim();
-}
-
-function checkIid(value: unknown, source: string): number {
-  const field = unrenderedField(value);
-  if (field !== undefined) throw unrendered(source, value, field, '{object_attributes.iid}');
-  const iid = parsePositiveInteger(value);
-  if (iid === undefined) {
-    throw invalid(`${source} ${quoteValue(value)} is not a merge request iid (a positive integer)`);
-  }
-  return iid;
-}
-
 /**
  * The payload's merge request iid: `object_attributes.iid` of a merge request hook, or
  * `merge_request.iid` of a hook about something on a merge request (a note, a pipeline).
  */
-function payloadIid(payload: JsonObject): { value: unknown; source: string } | undefined {
+function payloadIid(payload: JsonObject): FoundValue | undefined {
   const kind = payloadValue(payload, 'object_kind');
-  if (kind === undefined || kind === 'merge_request') {
-    const value = payloadValue(payload, 'object_attributes.iid');
-    if (value !== undefined) return { value, source: "the payload's object_attributes.iid" };
-  }
-  const value = payloadValue(payload, 'merge_request.iid');
-  if (value !== undefined) return { value, source: "the payload's merge_request.iid" };
-  return undefined;
+  const ofMergeRequestHook =
+    kind === undefined || kind === 'merge_request'
+      ? payloadField(payload, 'object_attributes.iid')
+      : undefined;
+  return ofMergeRequestHook ?? payloadField(payload, 'merge_request.iid');
 }
+
+const PROJECT_PATH: TargetField<string> = {
+  extraKeys: ['repo'],
+  fromPayload: (payload) => payloadField(payload, 'project.path_with_namespace'),
+  missing:
+    'the payload has no project.path_with_namespace; set deliver_extra.repo (e.g. "{project.path_with_namespace}" or "group/project")',
+  example: '{project.path_with_namespace}',
+  parse: (value) =>
+    typeof value === 'string' && isAltforgeProjectPath(value.trim()) ? value.trim() : undefined,
+  invalid:
+    'is not a "group/subgroup/project" path (letters, digits, "_", "-", "."; at least one "/"; no spaces; no segment starting with "-" or ".")',
+};
+
+const MR_IID: TargetField<number> = {
+  extraKeys: ['mr_iid', 'iid'],
+  fromPayload: payloadIid,
+  missing:
+    'the payload has no merge request iid (object_attributes.iid of a merge request hook, or merge_request.iid), so this event is not about a merge request; set deliver_extra.mr_iid (e.g. "{object_attributes.iid}")',
+  example: '{object_attributes.iid}',
+  parse: parsePositiveInteger,
+  invalid: 'is not a merge request iid (a positive integer)',
+};
 
 /**
  * Resolves and validates the merge request a note goes to.
@@ -92,33 +75,7 @@ export function resolveAltforgeMergeRequest(
   extra: Record<string, unknown>,
   payload: JsonObject,
 ): AltforgeMergeRequest {
-  let path: string;
-  const givenPath = extraValue(extra, 'repo');
-  if (givenPath !== undefined) {
-    path = checkPath(givenPath, 'deliver_extra.repo');
-  } else {
-    const fromPayload = payloadValue(payload, 'project.path_with_namespace');
-    if (fromPayload === undefined) {
-      throw invalid(
-        'the payload has no project.path_with_namespace; set deliver_extra.repo (e.g. "{project.path_with_namespace}" or "group/project")',
-      );
-    }
-    path = checkPath(fromPayload, "the payload's project.path_with_namespace");
-  }
-
-  let iid: number;
-  const givenKey = extraValue(extra, 'mr_iid') !== undefined ? 'mr_iid' : 'iid';
-  const givenIid = extraValue(extra, givenKey);
-  if (givenIid !== undefined) {
-    iid = checkIid(givenIid, `deliver_extra.${givenKey}`);
-  } else {
-    const fromPayload = payloadIid(payload);
-    if (fromPayload === undefined) {
-      throw invalid(
-        'the payload has no merge request iid (object_attributes.iid of a merge request hook, or merge_request.iid), so this event is not about a merge request; set deliver_extra.mr_iid (e.g. "{object_attributes.iid}")',
-      );
-    }
-    iid = checkIid(fromPayload.value, fromPayload.source);
-  }
+  const path = resolveTargetField(ALTFORGE_TARGET, PROJECT_PATH, extra, payload);
+  const iid = resolveTargetField(ALTFORGE_TARGET, MR_IID, extra, payload);
   return { path, iid };
 }

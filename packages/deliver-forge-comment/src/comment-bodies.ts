@@ -1,4 +1,5 @@
 /** The comment bodies an answer becomes on a platform with a given limit. */
+import { answerText } from '@webhook-gateway/target-kit';
 import { splitForComments } from './split.js';
 
 /**
@@ -12,5 +13,5 @@ export const EMPTY_ANSWER_PLACEHOLDER = '(the agent gave an empty answer)';
  * parts when longer than `limit`.
  */
 export function commentBodies(answer: string, limit: number): string[] {
-  return splitForComments(answer.trim() === '' ? EMPTY_ANSWER_PLACEHOLDER : answer, limit);
+  return splitForComments(answerText(answer, EMPTY_ANSWER_PLACEHOLDER), limit);
 }

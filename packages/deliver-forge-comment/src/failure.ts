@@ -2,6 +2,7 @@
  * Turns a failed CLI run into a message for people: what failed, why as far as the CLI's stderr
  * tells, and which config key or command fixes it. Tokens are masked out of anything quoted.
  */
+import { redact } from '@webhook-gateway/target-kit';
 import type { CliProfile } from './cli-profile.js';
 import type { DeliveryFailureReason } from './errors.js';
 import type { CliOutcome } from './run-cli.js';
@@ -26,12 +27,12 @@ export interface FailureDescription {
 
 /** stderr as one line: its non-empty lines joined, the last `maxChars` of it, secrets masked. */
 export function stderrSummary(stderr: string, secrets: readonly string[], maxChars = 500): string {
-  let text = stderr
+  const oneLine = stderr
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .join(' ');
-  for (const secret of secrets) if (secret.length > 0) text = text.replaceAll(secret, '****');
+  const text = redact(oneLine, secrets);
   return text.length <= maxChars ? text : `…${text.slice(-maxChars)}`;
 }
 

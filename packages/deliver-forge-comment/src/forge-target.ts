@@ -3,14 +3,13 @@
  * when the route sets them, else the payload's repository and pull request number.
  */
 import type { JsonObject } from '@webhook-gateway/core';
-import { CommentDeliveryError } from './errors.js';
+import { parsePositiveInteger, payloadValue } from './extra-value.js';
 import {
-  extraValue,
-  parsePositiveInteger,
-  payloadValue,
-  quoteValue,
-  unrenderedField,
-} from './extra-value.js';
+  payloadField,
+  resolveTargetField,
+  type FoundValue,
+  type TargetField,
+} from './target-field.js';
 
 export const FORGE_TARGET = 'forge_comment';
 
@@ -34,57 +33,38 @@ export function isForgeRepoName(value: string): boolean {
   return OWNER.test(owner) && NAME.test(name) && name !== '.' && name !== '..';
 }
 
-function invalid(message: string): CommentDeliveryError {
-  return new CommentDeliveryError(FORGE_TARGET, 'invalid-target', message);
-}
-
-function unrendered(
-  source: string,
-  value: unknown,
-  field: string,
-  example: string,
-): CommentDeliveryError {
-  return invalid(
-    `${source} is ${quoteValue(value)}, but the payload has no field "${field}"; point it at a field this event has (e.g. "${example}")`,
-  );
-}
-
-function checkRepo(value: unknown, source: string): string {
-  const field = unrenderedField(value);
-  if (field !== undefined) throw unrendered(source, value, field, '{repository.full_name}');
-  if (typeof value !== 'string' || !isForgeRepoName(value.trim())) {
-    throw invalid(
-      `${source} ${quoteValue(value)} is not an "owner/repo" name (letters, digits, "-", "_", "."; exactly one "/"; no spaces; not starting with "-")`,
-    );
-  }
-  return value.trim();
-}
-
-function checkPrNumber(value: unknown, source: string): number {
-  const field = unrenderedField(value);
-  if (field !== undefined) throw unrendered(source, value, field, '{number}');
-  const prNumber = parsePositiveInteger(value);
-  if (prNumber === undefined) {
-    throw invalid(
-      `${source} ${quoteValue(value)} is not a pull request number (a positive integer)`,
-    );
-  }
-  return prNumber;
-}
-
 /** The payload's pull request number: `number`, `pull_request.number`, or a PR's `issue.number`. */
-function payloadPrNumber(payload: JsonObject): { value: unknown; source: string } | undefined {
-  for (const path of ['number', 'pull_request.number']) {
-    const value = payloadValue(payload, path);
-    if (value !== undefined) return { value, source: `the payload's ${path}` };
-  }
+function payloadPrNumber(payload: JsonObject): FoundValue | undefined {
+  const found = payloadField(payload, 'number') ?? payloadField(payload, 'pull_request.number');
+  if (found !== undefined) return found;
   // issue_comment: comments on a pull request arrive as comments on its issue.
   if (payloadValue(payload, 'issue.pull_request') !== undefined) {
-    const value = payloadValue(payload, 'issue.number');
-    if (value !== undefined) return { value, source: `the payload's issue.number` };
+    return payloadField(payload, 'issue.number');
   }
   return undefined;
 }
+
+const REPO: TargetField<string> = {
+  extraKeys: ['repo'],
+  fromPayload: (payload) => payloadField(payload, 'repository.full_name'),
+  missing:
+    'the payload has no repository.full_name; set deliver_extra.repo (e.g. "{repository.full_name}" or "owner/repo")',
+  example: '{repository.full_name}',
+  parse: (value) =>
+    typeof value === 'string' && isForgeRepoName(value.trim()) ? value.trim() : undefined,
+  invalid:
+    'is not an "owner/repo" name (letters, digits, "-", "_", "."; exactly one "/"; no spaces; not starting with "-")',
+};
+
+const PR_NUMBER: TargetField<number> = {
+  extraKeys: ['pr_number'],
+  fromPayload: payloadPrNumber,
+  missing:
+    'the payload has no pull request number (number, pull_request.number, or issue.number of a pull request), so this event is not about a pull request; set deliver_extra.pr_number (e.g. "{number}")',
+  example: '{number}',
+  parse: parsePositiveInteger,
+  invalid: 'is not a pull request number (a positive integer)',
+};
 
 /**
  * Resolves and validates the pull request a comment goes to.
@@ -96,32 +76,7 @@ export function resolveForgePullRequest(
   extra: Record<string, unknown>,
   payload: JsonObject,
 ): ForgePullRequest {
-  let repo: string;
-  const givenRepo = extraValue(extra, 'repo');
-  if (givenRepo !== undefined) {
-    repo = checkRepo(givenRepo, 'deliver_extra.repo');
-  } else {
-    const fromPayload = payloadValue(payload, 'repository.full_name');
-    if (fromPayload === undefined) {
-      throw invalid(
-        'the payload has no repository.full_name; set deliver_extra.repo (e.g. "{repository.full_name}" or "owner/repo")',
-      );
-    }
-    repo = checkRepo(fromPayload, "the payload's repository.full_name");
-  }
-
-  let prNumber: number;
-  const givenNumber = extraValue(extra, 'pr_number');
-  if (givenNumber !== undefined) {
-    prNumber = checkPrNumber(givenNumber, 'deliver_extra.pr_number');
-  } else {
-    const fromPayload = payloadPrNumber(payload);
-    if (fromPayload === undefined) {
-      throw invalid(
-        'the payload has no pull request number (number, pull_request.number, or issue.number of a pull request), so this event is not about a pull request; set deliver_extra.pr_number (e.g. "{number}")',
-      );
-    }
-    prNumber = checkPrNumber(fromPayload.value, fromPayload.source);
-  }
+  const repo = resolveTargetField(FORGE_TARGET, REPO, extra, payload);
+  const prNumber = resolveTargetField(FORGE_TARGET, PR_NUMBER, extra, payload);
   return { repo, prNumber };
 }

@@ -1,7 +1,8 @@
 import { createHooks, parseConfig } from '@webhook-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
-import { capturingLogger, startFakeService, type FakeService } from '@webhook-gateway/core/testing';
+import { capturingLogger } from '@webhook-gateway/core/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 const TELEGRAM_TOKEN = '777:telegram-secret';
 const DISCORD_TOKEN = 'discord-secret';

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
-import { SentParts } from '@webhook-gateway/core';
+import { messengerOptionsSchema } from './index.js';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { telegram } from './telegram.js';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   deliverRequest,
   fakeDelivery,
   startFakeService,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 const ok = { status: 200, body: { ok: true, result: { message_id: 1 } } };
 

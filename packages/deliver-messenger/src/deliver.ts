@@ -1,21 +1,10 @@
 /** Delivering one answer to a messenger: pick the chat, split, send each part in order. */
-import {
-  errorMessage,
-  sendWithRateLimitRetries,
-  type DeliverRequest,
-  type SentParts,
-} from '@webhook-gateway/core';
+import type { DeliverRequest } from '@webhook-gateway/core';
+import { deliverParts, type DeliverContext } from '@webhook-gateway/target-kit';
 import { resolveChatId } from './chat-id.js';
-import { callService, redact } from './http.js';
-import type { MessengerOptions } from './options.js';
 import { endpointOf, platformSettings } from './platform-settings.js';
 import type { MessengerProtocol } from './protocol.js';
 import { messageParts } from './split-message.js';
-
-export interface DeliverContext {
-  options: MessengerOptions;
-  sentParts: SentParts;
-}
 
 /** Checks what is read at delivery time (a reloaded config or a dynamic subscription may differ). */
 function readyEndpoint(protocol: MessengerProtocol, request: DeliverRequest) {
@@ -43,50 +32,20 @@ export async function deliverToMessenger(
   request: DeliverRequest,
   context: DeliverContext,
 ): Promise<void> {
-  const { target, service } = protocol;
   const { endpoint, chatId } = readyEndpoint(protocol, request);
-  const secrets = protocol.credentialIsSecret ? [endpoint.credential] : [];
-  const parts = messageParts(request.answer, protocol.maxLength);
-  const progressKey = `${target}\u0000${request.delivery.id}\u0000${chatId}`;
-  const { options } = context;
-  const first = context.sentParts.sentCount(progressKey);
-  if (first > 0)
-    request.log.info({ target, resumed_at_part: first + 1 }, 'resuming a split answer');
-
-  for (let index = first; index < parts.length; index++) {
-    const text = parts[index] ?? '';
-    try {
-      await sendWithRateLimitRetries(
-        async () => {
-          const answer = await callService(protocol.sendRequest(endpoint, chatId, text), {
-            service,
-            signal: request.signal,
-            timeoutMs: options.request_timeout_s * 1000,
-          });
-          const outcome = protocol.classifySend(answer);
-          if (outcome.kind === 'rate_limited') {
-            request.log.warn(
-              { target, retry_after_ms: outcome.retryAfterMs },
-              `${service} is rate limiting; waiting before sending again`,
-            );
-          }
-          return outcome;
-        },
-        { retries: options.rate_limit_retries, maxDelayMs: options.max_retry_after_s * 1000 },
-        { service, signal: request.signal },
-      );
-    } catch (error) {
-      if (request.signal.aborted) throw error;
-      const which = parts.length > 1 ? ` part ${index + 1} of ${parts.length}` : '';
-      throw new Error(
-        redact(
-          `${target} (${service}): sending${which} to ${protocol.chatNoun} ${chatId} failed: ${errorMessage(error)}`,
-          secrets,
-        ),
-      );
-    }
-    context.sentParts.record(progressKey, index + 1);
-  }
-  context.sentParts.forget(progressKey);
-  request.log.debug({ target, parts: parts.length }, `sent to ${service}`);
+  await deliverParts(
+    request,
+    {
+      target: protocol.target,
+      service: protocol.service,
+      parts: messageParts(request.answer, protocol.maxLength),
+      to: chatId,
+      toNoun: protocol.chatNoun,
+      verb: 'sending',
+      request: (text) => protocol.sendRequest(endpoint, chatId, text),
+      classify: (answer) => protocol.classifySend(answer),
+      secrets: protocol.credentialIsSecret ? [endpoint.credential] : [],
+    },
+    context,
+  );
 }

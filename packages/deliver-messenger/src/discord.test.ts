@@ -2,14 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
 import { discord } from './discord.js';
-import { messengerOptionsSchema } from './options.js';
-import { SentParts } from '@webhook-gateway/core';
+import { messengerOptionsSchema } from './index.js';
+import { SentParts } from '@webhook-gateway/target-kit';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   deliverRequest,
   startFakeService,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'MTIz.discord-test-token';
 const CHANNEL = '1234567890123456789';

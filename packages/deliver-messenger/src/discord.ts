@@ -4,15 +4,15 @@
  * https://discord.com/developers/docs/resources/message#create-message
  */
 import { z } from 'zod';
-import { bodyExcerpt, type HttpAnswer } from './http.js';
+import type { CheckOutcome, MessengerProtocol, SendOutcome } from './protocol.js';
 import {
+  bodyExcerpt,
   DEFAULT_RETRY_AFTER_MS,
+  parseRetryAfter,
+  retryAfterSecondsToMs,
   serverErrorReason,
-  type CheckOutcome,
-  type MessengerProtocol,
-  type SendOutcome,
-} from './protocol.js';
-import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
+  type ServiceAnswer,
+} from '@webhook-gateway/target-kit';
 
 const discordErrorSchema = z.object({
   message: z.string(),
@@ -25,7 +25,7 @@ const discordUserSchema = z.object({ id: z.string(), username: z.string() });
 /** Discord asks bots to name themselves this way; a bare client may be blocked. */
 const USER_AGENT = 'DiscordBot (https://github.com/webhook-gateway/webhook-gateway, 0.1.0)';
 
-function refusal(answer: HttpAnswer): string {
+function refusal(answer: ServiceAnswer): string {
   const parsed = discordErrorSchema.safeParse(answer.body).data;
   if (!parsed) return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;
   return `${parsed.message} (HTTP ${answer.status}${parsed.code ? `, code ${parsed.code}` : ''})`;

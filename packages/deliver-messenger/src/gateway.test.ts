@@ -2,15 +2,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import {
-  startFakeService,
-  type FakeAnswer,
-  type FakeService,
-  type ReceivedRequest,
   postPullRequest,
   startGateway,
   waitForDelivery,
   type RunningGateway,
 } from '@webhook-gateway/core/testing';
+import {
+  startFakeService,
+  type FakeAnswer,
+  type FakeService,
+  type ReceivedRequest,
+} from '@webhook-gateway/target-kit/testing';
 
 const ANSWER = 'Reviewed: looks good.';
 const PAYLOAD = {

@@ -2,11 +2,11 @@
  * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
  * Slack and signal-cli protocols), each configured under `platforms.<target>`.
  */
-import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
 import { PROTOCOLS } from './protocols.js';
 
 export { resolveChatId } from './chat-id.js';
@@ -14,7 +14,11 @@ export { messengerConfigProblems } from './config-problems.js';
 export { checkConnection, logConnections } from './connection-check.js';
 export { deliverToMessenger } from './deliver.js';
 export { discord } from './discord.js';
-export { messengerOptionsSchema, type MessengerOptions } from './options.js';
+/** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
+export {
+  httpTargetOptionsSchema as messengerOptionsSchema,
+  type HttpTargetOptions as MessengerOptions,
+} from '@webhook-gateway/target-kit';
 export type {
   CheckOutcome,
   Endpoint,
@@ -23,7 +27,7 @@ export type {
   SendOutcome,
 } from './protocol.js';
 export { PROTOCOLS, isMessengerTarget } from './protocols.js';
-export { parseRetryAfter } from '@webhook-gateway/core';
+export { parseRetryAfter } from '@webhook-gateway/target-kit';
 export { signal } from './signal.js';
 export { slack } from './slack.js';
 export { EMPTY_ANSWER_TEXT, messageParts, splitMessage } from './split-message.js';
@@ -42,7 +46,7 @@ export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
  */
 export default definePlugin({
   name: MESSENGER_PLUGIN_NAME,
-  options: messengerOptionsSchema,
+  options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving }, options) {
     if (serving) {
       const problems = messengerConfigProblems(config);
@@ -57,14 +61,6 @@ export default definePlugin({
         );
     }
     if (!serving) return;
-    const stopping = new AbortController();
-    return {
-      start: () =>
-        logConnections(config, log, {
-          timeoutMs: options.check_timeout_s * 1000,
-          signal: stopping.signal,
-        }),
-      stop: async () => stopping.abort(new Error('gateway stopping')),
-    };
+    return checkAtStart(options, (check) => logConnections(config, log, check));
   },
 });

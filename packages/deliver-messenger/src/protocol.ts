@@ -1,6 +1,10 @@
 /** What every messenger protocol provides: pure request builders and answer classifiers. */
-import type { HttpAnswer, HttpRequest } from './http.js';
-import type { SendOutcome } from '@webhook-gateway/core';
+import type {
+  CheckOutcome,
+  SendOutcome,
+  ServiceAnswer,
+  ServiceRequest,
+} from '@webhook-gateway/target-kit';
 
 /** The canonical target names this package serves. */
 export type MessengerTarget = 'messenger_a' | 'messenger_b' | 'messenger_c' | 'messenger_d';
@@ -13,13 +17,8 @@ export interface Endpoint {
   credential: string;
 }
 
-/** How one send went (shared with every target, in core). */
-export type { SendOutcome };
-
-/** How a credential check went. */
-export type CheckOutcome =
-  | { connected: true; /** Who we are, when the service says (`@my_bot`). */ identity?: string }
-  | { connected: false; reason: string };
+/** How one send and one credential check went (shared with every target, in target-kit). */
+export type { CheckOutcome, SendOutcome };
 
 export interface MessengerProtocol {
   target: MessengerTarget;
@@ -35,16 +34,8 @@ export interface MessengerProtocol {
   credentialIsSecret: boolean;
   /** What the service calls a chat, for messages (`chat`, `channel`, `recipient`). */
   chatNoun: string;
-  sendRequest(endpoint: Endpoint, chatId: string, text: string): HttpRequest;
-  classifySend(answer: HttpAnswer): SendOutcome;
-  checkRequest(endpoint: Endpoint): HttpRequest;
-  classifyCheck(answer: HttpAnswer): CheckOutcome;
-}
-
-/** Seconds to wait when a 429 says nothing about how long. */
-export const DEFAULT_RETRY_AFTER_MS = 1000;
-
-/** The part of a failure common to every service: 5xx is theirs, and the worker retries. */
-export function serverErrorReason(service: string, status: number): string {
-  return `${service} answered HTTP ${status} (a problem on its side); the delivery will be retried`;
+  sendRequest(endpoint: Endpoint, chatId: string, text: string): ServiceRequest;
+  classifySend(answer: ServiceAnswer): SendOutcome;
+  checkRequest(endpoint: Endpoint): ServiceRequest;
+  classifyCheck(answer: ServiceAnswer): CheckOutcome;
 }

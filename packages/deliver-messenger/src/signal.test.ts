@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
-import { SentParts } from '@webhook-gateway/core';
+import { messengerOptionsSchema } from './index.js';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { signal } from './signal.js';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   deliverRequest,
   startFakeService,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 let fake: FakeService | undefined;
 afterEach(async () => {

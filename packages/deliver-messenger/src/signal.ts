@@ -5,15 +5,13 @@
  * https://bbernhard.github.io/signal-cli-rest-api/
  */
 import { z } from 'zod';
-import { bodyExcerpt, type HttpAnswer } from './http.js';
+import type { CheckOutcome, MessengerProtocol, SendOutcome } from './protocol.js';
 import {
-  DEFAULT_RETRY_AFTER_MS,
+  bodyExcerpt,
+  rateLimitedByHeader,
   serverErrorReason,
-  type CheckOutcome,
-  type MessengerProtocol,
-  type SendOutcome,
-} from './protocol.js';
-import { parseRetryAfter } from '@webhook-gateway/core';
+  type ServiceAnswer,
+} from '@webhook-gateway/target-kit';
 
 const signalErrorSchema = z.object({ error: z.string() });
 
@@ -23,7 +21,7 @@ const signalAboutSchema = z.object({
   versions: z.array(z.string()).optional(),
 });
 
-function refusal(answer: HttpAnswer): string {
+function refusal(answer: ServiceAnswer): string {
   const parsed = signalErrorSchema.safeParse(answer.body).data;
   if (parsed) return `${parsed.error} (HTTP ${answer.status})`;
   return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;
@@ -49,11 +47,7 @@ export const signal: MessengerProtocol = {
   },
 
   classifySend(answer): SendOutcome {
-    if (answer.status === 429) {
-      const retryAfterMs =
-        parseRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_RETRY_AFTER_MS;
-      return { kind: 'rate_limited', retryAfterMs };
-    }
+    if (answer.status === 429) return rateLimitedByHeader(answer);
     if (answer.status >= 500) {
       return {
         kind: 'failed',

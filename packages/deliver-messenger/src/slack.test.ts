@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkConnection } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
-import { messengerOptionsSchema } from './options.js';
-import { SentParts } from '@webhook-gateway/core';
+import { messengerOptionsSchema } from './index.js';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { slack } from './slack.js';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   deliverRequest,
   startFakeService,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'xoxb-slack-test-token';
 const posted = { status: 200, body: { ok: true, channel: 'C0123456', ts: '1503435956.000247' } };

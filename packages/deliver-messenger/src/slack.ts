@@ -4,15 +4,15 @@
  * https://api.slack.com/methods/chat.postMessage
  */
 import { z } from 'zod';
-import { bodyExcerpt, type HttpAnswer } from './http.js';
+import type { CheckOutcome, MessengerProtocol, SendOutcome } from './protocol.js';
 import {
+  bodyExcerpt,
   DEFAULT_RETRY_AFTER_MS,
+  parseRetryAfter,
+  retryAfterSecondsToMs,
   serverErrorReason,
-  type CheckOutcome,
-  type MessengerProtocol,
-  type SendOutcome,
-} from './protocol.js';
-import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
+  type ServiceAnswer,
+} from '@webhook-gateway/target-kit';
 
 const slackAnswerSchema = z.object({
   ok: z.boolean(),
@@ -41,7 +41,7 @@ export function describeSlackError(code: string): string {
   return hint ? `${code} (${hint})` : code;
 }
 
-function failure(answer: HttpAnswer): string {
+function failure(answer: ServiceAnswer): string {
   const parsed = slackAnswerSchema.safeParse(answer.body).data;
   if (parsed?.error) return describeSlackError(parsed.error);
   return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;

@@ -4,15 +4,15 @@
  * https://core.telegram.org/bots/api
  */
 import { z } from 'zod';
-import { bodyExcerpt, type HttpAnswer } from './http.js';
+import type { CheckOutcome, MessengerProtocol, SendOutcome } from './protocol.js';
 import {
+  bodyExcerpt,
   DEFAULT_RETRY_AFTER_MS,
+  parseRetryAfter,
+  retryAfterSecondsToMs,
   serverErrorReason,
-  type CheckOutcome,
-  type MessengerProtocol,
-  type SendOutcome,
-} from './protocol.js';
-import { parseRetryAfter, retryAfterSecondsToMs } from '@webhook-gateway/core';
+  type ServiceAnswer,
+} from '@webhook-gateway/target-kit';
 
 const telegramAnswerSchema = z.object({
   ok: z.boolean(),
@@ -29,7 +29,7 @@ const telegramUserSchema = z.object({
 
 type TelegramAnswer = z.infer<typeof telegramAnswerSchema>;
 
-function refusal(answer: HttpAnswer, parsed: TelegramAnswer | undefined): string {
+function refusal(answer: ServiceAnswer, parsed: TelegramAnswer | undefined): string {
   if (!parsed) return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;
   const code = parsed.error_code ?? answer.status;
   return `${parsed.description ?? 'no description'} (error ${code})`;

@@ -2,12 +2,12 @@ import { createHooks, parseConfig } from '@webhook-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTwilio } from './connection-check.js';
 import plugin from './index.js';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   startFakeService,
   type FakeAnswer,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 const SID = 'AC00000000000000000000000000000001';
 const AUTH_TOKEN = 'the-auth-token';

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverSms } from './deliver.js';
-import { smsOptionsSchema } from './options.js';
-import { SentParts } from '@webhook-gateway/core';
+import { smsOptionsSchema } from './index.js';
+import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
+import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  capturingLogger,
   deliverRequest,
   fakeDelivery,
   startFakeService,
   type FakeService,
-} from '@webhook-gateway/core/testing';
+} from '@webhook-gateway/target-kit/testing';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const AUTH_TOKEN = 'twilio-auth-token-secret';

@@ -2,13 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import {
-  startFakeService,
-  type FakeService,
   postPullRequest,
   startGateway,
   waitForDelivery,
   type RunningGateway,
 } from '@webhook-gateway/core/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 const SID = 'AC11111111111111111111111111111111';
 

@@ -1,14 +1,18 @@
 /** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
-import { ConfigError, definePlugin, SentParts } from '@webhook-gateway/core';
+import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { smsConfigProblems } from './config-problems.js';
 import { logTwilioConnection } from './connection-check.js';
 import { deliverSms } from './deliver.js';
-import { smsOptionsSchema } from './options.js';
 
 export { smsConfigProblems } from './config-problems.js';
 export { checkTwilio, logTwilioConnection } from './connection-check.js';
 export { deliverSms } from './deliver.js';
-export { smsOptionsSchema, type SmsOptions } from './options.js';
+/** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
+export {
+  httpTargetOptionsSchema as smsOptionsSchema,
+  type HttpTargetOptions as SmsOptions,
+} from '@webhook-gateway/target-kit';
 export { resolveRecipient } from './recipient.js';
 export { EMPTY_ANSWER_TEXT, SMS_MAX_LENGTH, smsParts, splitMessage } from './split-message.js';
 export {
@@ -32,7 +36,7 @@ export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
  */
 export default definePlugin({
   name: SMS_PLUGIN_NAME,
-  options: smsOptionsSchema,
+  options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving }, options) {
     if (serving) {
       const problems = smsConfigProblems(config);
@@ -43,14 +47,6 @@ export default definePlugin({
       .for('sms')
       .tapPromise(SMS_PLUGIN_NAME, (request) => deliverSms(request, { options, sentParts }));
     if (!serving) return;
-    const stopping = new AbortController();
-    return {
-      start: () =>
-        logTwilioConnection(config, log, {
-          timeoutMs: options.check_timeout_s * 1000,
-          signal: stopping.signal,
-        }),
-      stop: async () => stopping.abort(new Error('gateway stopping')),
-    };
+    return checkAtStart(options, (check) => logTwilioConnection(config, log, check));
   },
 });

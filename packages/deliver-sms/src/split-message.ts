@@ -3,13 +3,10 @@
  * reader would pause (paragraph, then line, then word), hard-cut only inside one over-long word,
  * and numbered `(1/3) ` because texts may arrive out of order.
  */
-import { splitText } from '@webhook-gateway/core';
+import { answerText, splitText } from '@webhook-gateway/target-kit';
 
-/** The splitter shared by every target with a length limit (in core). */
-export const splitMessage = splitText;
-
-/** Sent for an empty answer: the spec delivers every answer, and Twilio rejects an empty Body. */
-export const EMPTY_ANSWER_TEXT = '(empty answer)';
+/** The splitter shared by every target with a length limit (in target-kit). */
+export { EMPTY_ANSWER_TEXT, splitText as splitMessage } from '@webhook-gateway/target-kit';
 
 /** Twilio's limit for one message Body. */
 export const SMS_MAX_LENGTH = 1600;
@@ -25,13 +22,13 @@ const prefix = (index: number, count: number) => `(${index}/${count}) `;
  * smsParts('x'.repeat(2000)); // ['(1/2) xxx…', '(2/2) xxx…']
  */
 export function smsParts(answer: string, limit = SMS_MAX_LENGTH): string[] {
-  const text = answer.trim() === '' ? EMPTY_ANSWER_TEXT : answer;
+  const text = answerText(answer);
   let reserve = 0;
-  let parts = splitMessage(text, limit);
+  let parts = splitText(text, limit);
   // Room for the prefix depends on how many parts there are: grow it until it fits.
   while (parts.length > 1 && reserve < prefix(parts.length, parts.length).length) {
     reserve = prefix(parts.length, parts.length).length;
-    parts = splitMessage(text, limit - reserve);
+    parts = splitText(text, limit - reserve);
   }
   if (parts.length === 1) return parts;
   return parts.map((part, i) => `${prefix(i + 1, parts.length)}${part}`);

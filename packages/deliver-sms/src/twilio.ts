@@ -4,8 +4,15 @@
  * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource
  */
 import { z } from 'zod';
-import { bodyExcerpt, type HttpAnswer, type HttpRequest } from './http.js';
-import { parseRetryAfter, type SendOutcome } from '@webhook-gateway/core';
+import {
+  bodyExcerpt,
+  rateLimitedByHeader,
+  serverErrorReason,
+  type CheckOutcome,
+  type SendOutcome,
+  type ServiceAnswer,
+  type ServiceRequest,
+} from '@webhook-gateway/target-kit';
 
 /** What a message is sent with. */
 export interface TwilioCredentials {
@@ -14,16 +21,6 @@ export interface TwilioCredentials {
   accountSid: string;
   authToken: string;
 }
-
-/** How one send went (shared with every target, in core). */
-export type { SendOutcome };
-
-/** How the start-time account check went. */
-export type CheckOutcome =
-  { connected: true; identity?: string } | { connected: false; reason: string };
-
-/** Seconds to wait when a 429 says nothing about how long. */
-const DEFAULT_RETRY_AFTER_MS = 1000;
 
 const twilioErrorSchema = z.object({
   code: z.number().optional(),
@@ -47,7 +44,7 @@ function accountUrl(credentials: TwilioCredentials): string {
 }
 
 /** Twilio's error in its own words: message, code and where it explains the code. */
-export function describeTwilioError(answer: HttpAnswer): string {
+export function describeTwilioError(answer: ServiceAnswer): string {
   const parsed = twilioErrorSchema.safeParse(answer.body).data;
   if (!parsed) return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;
   const details = [
@@ -63,7 +60,7 @@ export function describeTwilioError(answer: HttpAnswer): string {
 export function messageRequest(
   credentials: TwilioCredentials,
   message: { to: string; from: string; body: string },
-): HttpRequest {
+): ServiceRequest {
   return {
     method: 'POST',
     url: `${accountUrl(credentials)}/Messages.json`,
@@ -80,24 +77,16 @@ export function messageRequest(
 }
 
 /** Sent on a 2xx; a 429 waits `Retry-After`; anything else fails with Twilio's words. */
-export function classifyMessageAnswer(answer: HttpAnswer): SendOutcome {
-  if (answer.status === 429) {
-    const retryAfterMs =
-      parseRetryAfter(answer.headers.get('retry-after')) ?? DEFAULT_RETRY_AFTER_MS;
-    return { kind: 'rate_limited', retryAfterMs };
-  }
-  if (answer.status >= 500) {
-    return {
-      kind: 'failed',
-      reason: `Twilio answered HTTP ${answer.status} (a problem on its side); the delivery will be retried`,
-    };
-  }
+export function classifyMessageAnswer(answer: ServiceAnswer): SendOutcome {
+  if (answer.status === 429) return rateLimitedByHeader(answer);
+  if (answer.status >= 500)
+    return { kind: 'failed', reason: serverErrorReason('Twilio', answer.status) };
   if (answer.status >= 200 && answer.status < 300) return { kind: 'sent' };
   return { kind: 'failed', reason: `Twilio refused the message: ${describeTwilioError(answer)}` };
 }
 
 /** `GET …/Accounts/{sid}.json`: proves the SID and token work. */
-export function accountRequest(credentials: TwilioCredentials): HttpRequest {
+export function accountRequest(credentials: TwilioCredentials): ServiceRequest {
   return {
     method: 'GET',
     url: `${accountUrl(credentials)}.json`,
@@ -106,7 +95,7 @@ export function accountRequest(credentials: TwilioCredentials): HttpRequest {
 }
 
 /** Connected when the account answers and is active. */
-export function classifyAccountAnswer(answer: HttpAnswer): CheckOutcome {
+export function classifyAccountAnswer(answer: ServiceAnswer): CheckOutcome {
   if (answer.status >= 200 && answer.status < 300) {
     const account = twilioAccountSchema.safeParse(answer.body).data;
     if (!account)

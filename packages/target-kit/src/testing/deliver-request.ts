@@ -1,5 +1,10 @@
 /** A DeliverRequest as the worker pool builds one, for calling a target directly. */
-import { parseConfig, type DeliverRequest, type DeliveryRecord, type Logger } from '../index.js';
+import {
+  parseConfig,
+  type DeliverRequest,
+  type DeliveryRecord,
+  type Logger,
+} from '@webhook-gateway/core';
 
 let nextId = 1;
 

@@ -1,8 +1,8 @@
-/** The plugin's options (`plugins: [{ name: '@webhook-gateway/deliver-messenger', options: … }]`). */
+/** The options every target that calls an HTTP service takes (`plugins: [{ name, options }]`). */
 import { z } from 'zod';
 
-export const messengerOptionsSchema = z.strictObject({
-  /** How long one HTTP call to a service may take. */
+export const httpTargetOptionsSchema = z.strictObject({
+  /** How long one HTTP call to the service may take. */
   request_timeout_s: z.number().positive().default(30),
   /** How long the start-time credential check may take per platform. */
   check_timeout_s: z.number().positive().default(10),
@@ -12,4 +12,4 @@ export const messengerOptionsSchema = z.strictObject({
   max_retry_after_s: z.number().positive().default(60),
 });
 
-export type MessengerOptions = z.infer<typeof messengerOptionsSchema>;
+export type HttpTargetOptions = z.infer<typeof httpTargetOptionsSchema>;

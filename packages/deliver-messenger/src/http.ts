@@ -1,9 +1,0 @@
-/** The service-call helper every target shares (in core), under the names this package uses. */
-export {
-  bodyExcerpt,
-  callService,
-  redact,
-  type ServiceAnswer as HttpAnswer,
-  type ServiceCallOptions as CallOptions,
-  type ServiceRequest as HttpRequest,
-} from '@webhook-gateway/core';

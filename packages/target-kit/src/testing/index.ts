@@ -1,0 +1,7 @@
+/**
+ * `@webhook-gateway/target-kit/testing`: helpers for testing a delivery target without a gateway
+ * (a fake outside HTTP service on 127.0.0.1, the `DeliverRequest` a target receives). For a whole
+ * gateway and a logger that keeps its lines, see `@webhook-gateway/core/testing`.
+ */
+export * from './deliver-request.js';
+export * from './fake-service.js';
