@@ -59,6 +59,18 @@ function request(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${baseUrl}${path}`, { redirect: 'manual', ...init });
 }
 
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/** Logs in through the form; resolves with the `Set-Cookie` header of the answer. */
+async function logIn(body = `token=${TOKEN}`): Promise<string> {
+  const response = await request('/dashboard/login', { method: 'POST', headers: FORM, body });
+  expect(response.status).toBe(303);
+  return response.headers.get('set-cookie') ?? '';
+}
+
+/** `name=value` of a `Set-Cookie` header, as a browser sends it back. */
+const cookiePair = (setCookie: string) => setCookie.split(';')[0] ?? '';
+
 describe('the admin app', () => {
   it('binds a free port when asked for port 0', () => {
     expect(server.port).toBeGreaterThan(0);
@@ -76,6 +88,62 @@ describe('the admin app', () => {
     expect(await response.text()).toBe('');
   });
 
+  it('answers 405 to OPTIONS and names POST on a form path', async () => {
+    const options = await request('/metrics', { method: 'OPTIONS', headers: bearer });
+    expect(options.status).toBe(405);
+    expect(options.headers.get('allow')).toBe('GET, HEAD');
+    const replay = await request(`/dashboard/deliveries/${journalId}/replay`, { headers: bearer });
+    expect(replay.status).toBe(405);
+    expect(replay.headers.get('allow')).toBe('POST');
+    expect((await request('/dashboard/logout')).headers.get('allow')).toBe('POST');
+  });
+
+  it('serves exact paths only', async () => {
+    expect((await request('/metrics', { headers: bearer })).status).toBe(200);
+    expect((await request('/metrics/', { headers: bearer })).status).toBe(404);
+    expect((await request('/METRICS', { headers: bearer })).status).toBe(404);
+    expect((await request('/dashboard/', { headers: bearer })).status).toBe(200);
+  });
+
+  it('answers an unknown path with a 404 page, or as a page or fragment without the token', async () => {
+    const known = await request('/dashboard/nothing-here', { headers: bearer });
+    expect(known.status).toBe(404);
+    expect(known.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await known.text()).toContain('<h1>Not found</h1>');
+    const page = await request('/dashboard/nothing-here?a=1');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(
+      `/dashboard/login?next=${encodeURIComponent('/dashboard/nothing-here?a=1')}`,
+    );
+    const other = await request('/nothing-here', { method: 'POST' });
+    expect(other.status).toBe(401);
+    expect(other.headers.get('www-authenticate')).toBe('Bearer realm="webhook-gateway admin"');
+  });
+
+  it('puts the security headers on every answer', async () => {
+    const answers = [
+      await request('/dashboard', { headers: bearer }),
+      await request('/dashboard'),
+      await request('/metrics'),
+      await request('/metrics', { method: 'DELETE' }),
+      await request('/dashboard/deliveries/%E0%A4%A'),
+      await request('/dashboard/login', { method: 'POST', headers: FORM, body: 'token=x' }),
+      await request('/dashboard/assets/dashboard.css'),
+    ];
+    for (const response of answers) {
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+    }
+    expect(answers.map((response) => response.headers.get('cache-control'))).toEqual([
+      ...Array<string>(6).fill('no-store'),
+      'no-cache',
+    ]);
+  });
+
   it('refuses an oversized form with 413 before reading it all', async () => {
     const response = await request('/dashboard/login', {
       method: 'POST',
@@ -83,11 +151,98 @@ describe('the admin app', () => {
       body: `token=${'a'.repeat(20_000)}`,
     });
     expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.text()).toBe('Payload too large\n');
+  });
+
+  it('refuses a form that grows too large while streaming, without a Content-Length', async () => {
+    const chunk = new TextEncoder().encode('a'.repeat(4096));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await request('/dashboard/login', {
+      method: 'POST',
+      headers: FORM,
+      body,
+      duplex: 'half',
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it('answers a form body it cannot read with a 4xx, not as its own failure', async () => {
+    const post = (encoding: string) =>
+      request('/dashboard/login', {
+        method: 'POST',
+        headers: { ...FORM, 'Content-Encoding': encoding },
+        body: `token=${TOKEN}`,
+      });
+    const unknown = await post('compress');
+    expect(unknown.status).toBe(415);
+    expect(await unknown.text()).toContain('Unsupported Content-Encoding: compress');
+    const garbled = await post('gzip');
+    expect(garbled.status).toBe(400);
+    expect(await garbled.text()).toMatch(/^Bad request: could not read the form: /);
+  });
+
+  it('logs in with a session cookie that lasts session_ttl_h and opens the pages', async () => {
+    const setCookie = await logIn();
+    expect(setCookie).toMatch(/^wg_admin_session=[^;]+; /);
+    expect(setCookie).toContain('Max-Age=43200');
+    expect(setCookie).toContain('Path=/dashboard');
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    const page = await request('/dashboard', { headers: { Cookie: cookiePair(setCookie) } });
+    expect(page.status).toBe(200);
+  });
+
+  it('finds the session cookie among others, and only by its exact name', async () => {
+    const session = cookiePair(await logIn());
+    const among = await request('/dashboard', { headers: { Cookie: `a=1; ${session}; b=2` } });
+    expect(among.status).toBe(200);
+    const suffixed = await request('/dashboard', { headers: { Cookie: `x${session}` } });
+    expect(suffixed.status).toBe(303);
+    expect((await request('/dashboard')).status).toBe(303);
+  });
+
+  it('reads a form field given twice by its last value, and any body as a form', async () => {
+    expect((await logIn(`token=wrong&token=${TOKEN}`)).length).toBeGreaterThan(0);
+    const wrongLast = await request('/dashboard/login', {
+      method: 'POST',
+      headers: FORM,
+      body: `token=${TOKEN}&token=wrong`,
+    });
+    expect(wrongLast.status).toBe(401);
+    const plain = await request('/dashboard/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: `token=${TOKEN}`,
+    });
+    expect(plain.status).toBe(303);
+  });
+
+  it('clears the cookie on log out, with or without a live session', async () => {
+    const response = await request('/dashboard/logout', { method: 'POST' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/dashboard/login');
+    expect(response.headers.get('set-cookie')).toMatch(/^wg_admin_session=; .*Max-Age=0/);
+    const stale = await request('/dashboard/logout', {
+      method: 'POST',
+      headers: { ...FORM, Cookie: cookiePair(await logIn()) },
+      body: 'csrf=not-the-token',
+    });
+    expect(stale.status).toBe(403);
+    expect(stale.headers.get('set-cookie')).toBeNull();
   });
 
   it('answers 400 to a malformed path and a filter it does not know', async () => {
     expect((await request('/dashboard/deliveries/%E0%A4%A', { headers: bearer })).status).toBe(400);
     expect((await request('/dashboard?status=exploded', { headers: bearer })).status).toBe(400);
+    // The path is checked before the token.
+    expect((await request('/dashboard/deliveries/%E0%A4%A')).status).toBe(400);
   });
 
   it('answers 404 naming the id of a delivery that is not in the journal', async () => {

@@ -4,6 +4,8 @@
  * something behind a CSRF token as well.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router, { type RouterContext } from '@koa/router';
+import Koa, { type Context, type Middleware } from 'koa';
 import { z } from 'zod';
 import {
   errorMessage,
@@ -12,6 +14,7 @@ import {
   type Logger,
   type Store,
 } from '@webhook-gateway/core';
+import { redirect, sendAsset, sendHtml, sendText } from './answers.js';
 import { DASHBOARD_CSS } from './assets/dashboard-css.js';
 import { DASHBOARD_JS } from './assets/dashboard-js.js';
 import {
@@ -22,9 +25,8 @@ import {
   issueSession,
   tokensEqual,
 } from './auth.js';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from './cookies.js';
+import { formBody, UnreadableFormError } from './form-body.js';
 import { html } from './html.js';
-import { FormTooLargeError, readForm, redirect, sendAsset, sendHtml, sendText } from './http-io.js';
 import {
   csrfFormSchema,
   deliveriesQuerySchema,
@@ -43,6 +45,8 @@ import { loginPage } from './pages/login-page.js';
 import { routesPage } from './pages/routes-page.js';
 import { canReplay } from './replay-rule.js';
 import { knownRouteNames, routeSummaries } from './route-summaries.js';
+import { securityHeaders } from './security-headers.js';
+import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from './session-cookie.js';
 
 export interface AdminAppDeps {
   token: string;
@@ -57,18 +61,63 @@ export interface AdminAppDeps {
 /** How a request proved it holds the token. */
 type Access = { via: 'bearer' } | { via: 'session'; session: string };
 
-interface AdminRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  access: Access | undefined;
-}
+/** Who is told what on a request without the token: a page goes to the login form, the rest 401. */
+type Asking = 'page' | 'api';
 
 const detailQuerySchema = z.object({ replayed: z.literal('1').optional() });
 
 class BadRequestError extends Error {}
 
-/** The request handler of the admin listener. */
+const FORBIDDEN_FORM = 'Forbidden: the form is stale or from another site; reload the page\n';
+
+/** The query string as a plain object (repeated keys: the last wins). */
+function queryOf(ctx: Context): Record<string, string> {
+  return paramsObject(new URLSearchParams(ctx.querystring));
+}
+
+/** A form post from another site carries a foreign Origin; browsers always send one on POST. */
+function sameOrigin(ctx: Context): boolean {
+  const origin = ctx.headers.origin;
+  return origin === undefined || origin === `http://${ctx.headers.host ?? ''}`;
+}
+
+/** The `:id` of a path, checked. */
+function deliveryIdParam(ctx: RouterContext): string {
+  // The router hands a malformed escape on undecoded; `:id` is the path's only part that varies.
+  try {
+    decodeURIComponent(ctx.path);
+  } catch {
+    throw new BadRequestError('malformed path');
+  }
+  const parsed = deliveryIdSchema.safeParse(ctx.params.id);
+  if (!parsed.success) throw new BadRequestError('malformed delivery id');
+  return parsed.data;
+}
+
+function unauthorized(ctx: Context): void {
+  ctx.set('WWW-Authenticate', 'Bearer realm="webhook-gateway admin"');
+  sendText(ctx, 401, 'Unauthorized: send the admin token as "Authorization: Bearer <token>"\n');
+}
+
+/** Pages send a browser to the login form; everything else answers 401. */
+function denied(ctx: Context, asking: Asking): void {
+  if (asking === 'api') return unauthorized(ctx);
+  redirect(ctx, `/dashboard/login?next=${encodeURIComponent(`${ctx.path}${ctx.search}`)}`);
+}
+
+function notFound(ctx: Context, what = 'Not found'): void {
+  sendText(ctx, 404, `${what}\n`);
+}
+
+/** Answers 405 to the methods a known path does not take. */
+function methodNotAllowed(allow: string): Middleware {
+  return (ctx) => {
+    ctx.set('Allow', allow);
+    sendText(ctx, 405, 'Method not allowed\n');
+  };
+}
+
+/** The Koa app of the admin listener, as a request handler of `node:http`. */
 export function createAdminApp(
   deps: AdminAppDeps,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -77,15 +126,40 @@ export function createAdminApp(
   const refreshMs = options.refresh_s * 1000;
   const sessionTtlMs = options.session_ttl_h * 3_600_000;
 
-  function accessOf(req: IncomingMessage): Access | undefined {
-    const bearer = bearerToken(req.headers.authorization);
+  function accessOf(ctx: Context): Access | undefined {
+    const bearer = bearerToken(ctx.headers.authorization);
     if (bearer !== undefined)
       return tokensEqual(headerBytes(bearer), token) ? { via: 'bearer' } : undefined;
-    const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const session = ctx.cookies.get(SESSION_COOKIE);
     if (session !== undefined && isValidSession(session, token, now(), sessionTtlMs)) {
       return { via: 'session', session };
     }
     return undefined;
+  }
+
+  /** The handler of a request that needs the token; `asking` says how one without it is told. */
+  function withAccess(
+    asking: Asking,
+    handle: (ctx: RouterContext, access: Access) => Promise<void> | void,
+  ): Middleware<Koa.DefaultState, RouterContext> {
+    return async (ctx) => {
+      const access = accessOf(ctx);
+      if (access) await handle(ctx, access);
+      else denied(ctx, asking);
+    };
+  }
+
+  /** Like `withAccess`, for a path ending in a delivery's id: checked first, token or not. */
+  function withDeliveryId(
+    asking: Asking,
+    handle: (ctx: RouterContext, access: Access, id: string) => Promise<void>,
+  ): Middleware<Koa.DefaultState, RouterContext> {
+    return async (ctx) => {
+      const id = deliveryIdParam(ctx);
+      const access = accessOf(ctx);
+      if (access) await handle(ctx, access, id);
+      else denied(ctx, asking);
+    };
   }
 
   /** The CSRF token pages put in their forms (none for bearer access: no cookie to abuse). */
@@ -93,90 +167,62 @@ export function createAdminApp(
     return access.via === 'session' ? { csrf: csrfTokenFor(access.session, token) } : {};
   }
 
-  /** A form post from another site carries a foreign Origin; browsers always send one on POST. */
-  function sameOrigin(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    return origin === undefined || origin === `http://${req.headers.host ?? ''}`;
-  }
-
-  function unauthorized(res: ServerResponse): void {
-    sendText(res, 401, 'Unauthorized: send the admin token as "Authorization: Bearer <token>"\n', {
-      'WWW-Authenticate': 'Bearer realm="webhook-gateway admin"',
-    });
-  }
-
-  function notFound(res: ServerResponse, what = 'Not found'): void {
-    sendText(res, 404, `${what}\n`);
-  }
-
   /** Checks a state-changing form of a session: same origin and the session's CSRF token. */
-  async function checkedForm(request: AdminRequest, access: Access): Promise<boolean> {
-    const form = csrfFormSchema.safeParse(paramsObject(await readForm(request.req)));
+  function checkedForm(ctx: Context, access: Access): boolean {
     if (access.via === 'bearer') return true;
-    if (!sameOrigin(request.req) || !form.success) return false;
+    const form = csrfFormSchema.safeParse(ctx.request.body ?? {});
+    if (!sameOrigin(ctx) || !form.success) return false;
     return isValidCsrfToken(form.data.csrf, access.session, token);
   }
 
-  function pathParam(encoded: string): string {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(encoded);
-    } catch {
-      throw new BadRequestError('malformed path');
-    }
-    const parsed = deliveryIdSchema.safeParse(decoded);
-    if (!parsed.success) throw new BadRequestError('malformed delivery id');
-    return parsed.data;
-  }
-
-  async function showLogin(request: AdminRequest): Promise<void> {
-    const next = loginQuerySchema.safeParse(paramsObject(request.url.searchParams));
+  function showLogin(ctx: Context): void {
+    const next = loginQuerySchema.safeParse(queryOf(ctx));
     sendHtml(
-      request.res,
+      ctx,
       200,
       loginPage({ next: safeNextPath(next.data?.next), failed: false, refreshMs }),
     );
   }
 
-  async function logIn(request: AdminRequest): Promise<void> {
-    const { req, res } = request;
-    const form = loginFormSchema.safeParse(paramsObject(await readForm(req)));
-    if (!sameOrigin(req) || !form.success) {
-      sendText(res, 400, 'Bad request: expected a login form from this dashboard\n');
+  function logIn(ctx: Context): void {
+    const form = loginFormSchema.safeParse(ctx.request.body ?? {});
+    if (!sameOrigin(ctx) || !form.success) {
+      sendText(ctx, 400, 'Bad request: expected a login form from this dashboard\n');
       return;
     }
     const next = safeNextPath(form.data.next);
+    const remote = ctx.socket.remoteAddress;
     if (!tokensEqual(Buffer.from(form.data.token, 'utf8'), token)) {
-      log.warn({ remote: req.socket.remoteAddress }, 'dashboard login with a wrong token');
-      sendHtml(res, 401, loginPage({ next, failed: true, refreshMs }));
+      log.warn({ remote }, 'dashboard login with a wrong token');
+      sendHtml(ctx, 401, loginPage({ next, failed: true, refreshMs }));
       return;
     }
-    log.info({ remote: req.socket.remoteAddress }, 'dashboard login');
-    redirect(res, next, sessionCookie(issueSession(token, now()), sessionTtlMs / 1000));
+    log.info({ remote }, 'dashboard login');
+    ctx.append('Set-Cookie', sessionCookie(issueSession(token, now()), sessionTtlMs / 1000));
+    redirect(ctx, next);
   }
 
-  async function logOut(request: AdminRequest, access: Access): Promise<void> {
-    if (!(await checkedForm(request, access))) {
-      sendText(
-        request.res,
-        403,
-        'Forbidden: the form is stale or from another site; reload the page\n',
-      );
+  function logOut(ctx: Context): void {
+    const access = accessOf(ctx);
+    // Without a live session there is nothing to end; clear the cookie all the same.
+    if (access && !checkedForm(ctx, access)) {
+      sendText(ctx, 403, FORBIDDEN_FORM);
       return;
     }
-    redirect(request.res, '/dashboard/login', clearedSessionCookie());
+    ctx.append('Set-Cookie', clearedSessionCookie());
+    redirect(ctx, '/dashboard/login');
   }
 
-  async function showDeliveries(request: AdminRequest, access: Access, fragment: boolean) {
-    const filter = deliveriesQuerySchema.safeParse(paramsObject(request.url.searchParams));
+  async function showDeliveries(ctx: Context, access: Access, fragment: boolean): Promise<void> {
+    const filter = deliveriesQuerySchema.safeParse(queryOf(ctx));
     if (!filter.success) throw new BadRequestError('unknown filter: route or status');
     const records = await store.list({ ...filter.data, limit: options.list_limit });
     if (fragment) {
-      sendHtml(request.res, 200, deliveryRows(records));
+      sendHtml(ctx, 200, deliveryRows(records));
       return;
     }
     sendHtml(
-      request.res,
+      ctx,
       200,
       deliveriesPage({
         records,
@@ -189,24 +235,19 @@ export function createAdminApp(
     );
   }
 
-  async function showDelivery(
-    request: AdminRequest,
-    access: Access,
-    id: string,
-    fragment: boolean,
-  ) {
+  async function showDelivery(ctx: Context, access: Access, id: string, fragment: boolean) {
     const record = await store.get(id);
     if (!record) {
-      notFound(request.res, `No delivery ${id} in the journal (pruned, or never received)`);
+      notFound(ctx, `No delivery ${id} in the journal (pruned, or never received)`);
       return;
     }
     if (fragment) {
-      sendHtml(request.res, 200, deliveryLiveParts(record, csrfOf(access).csrf));
+      sendHtml(ctx, 200, deliveryLiveParts(record, csrfOf(access).csrf));
       return;
     }
-    const query = detailQuerySchema.safeParse(paramsObject(request.url.searchParams));
+    const query = detailQuerySchema.safeParse(queryOf(ctx));
     sendHtml(
-      request.res,
+      ctx,
       200,
       deliveryPage({
         record,
@@ -217,19 +258,15 @@ export function createAdminApp(
     );
   }
 
-  async function replay(request: AdminRequest, access: Access, id: string): Promise<void> {
-    if (!(await checkedForm(request, access))) {
-      sendText(
-        request.res,
-        403,
-        'Forbidden: the form is stale or from another site; reload the page\n',
-      );
+  async function replay(ctx: Context, access: Access, id: string): Promise<void> {
+    if (!checkedForm(ctx, access)) {
+      sendText(ctx, 403, FORBIDDEN_FORM);
       return;
     }
     const current = await store.get(id);
     if (current && !canReplay(current)) {
       sendText(
-        request.res,
+        ctx,
         409,
         `Delivery ${current.deliveryId} is ${current.status}; replay it once it has finished\n`,
       );
@@ -237,23 +274,23 @@ export function createAdminApp(
     }
     const record = current ? await store.replay(current.id, now()) : undefined;
     if (!record) {
-      notFound(request.res, `No delivery ${id} in the journal (pruned, or never received)`);
+      notFound(ctx, `No delivery ${id} in the journal (pruned, or never received)`);
       return;
     }
     log.info(
       { route: record.route, delivery_id: record.deliveryId, via: access.via },
       'replay requested from the dashboard',
     );
-    redirect(request.res, `/dashboard/deliveries/${encodeURIComponent(record.id)}?replayed=1`);
+    redirect(ctx, `/dashboard/deliveries/${encodeURIComponent(record.id)}?replayed=1`);
   }
 
-  async function showRoutes(request: AdminRequest, access: Access): Promise<void> {
+  async function showRoutes(ctx: Context, access: Access): Promise<void> {
     const summary = await routeSummaries(config, store, {
       now: now(),
       scanLimit: options.counts_scan_limit,
     });
     sendHtml(
-      request.res,
+      ctx,
       200,
       routesPage({
         ...summary,
@@ -264,96 +301,17 @@ export function createAdminApp(
     );
   }
 
-  async function showMetrics(request: AdminRequest): Promise<void> {
+  async function showMetrics(ctx: Context): Promise<void> {
     const text = await metrics.registry.metrics();
-    sendText(request.res, 200, text, { 'Content-Type': metrics.registry.contentType });
+    sendText(ctx, 200, text, metrics.registry.contentType);
   }
 
-  /** Pages send a browser to the login form; everything else answers 401. */
-  function denied(request: AdminRequest, isPage: boolean): void {
-    if (!isPage) return unauthorized(request.res);
-    const next = `${request.url.pathname}${request.url.search}`;
-    redirect(request.res, `/dashboard/login?next=${encodeURIComponent(next)}`);
-  }
-
-  async function route(request: AdminRequest): Promise<void> {
-    const { req, res, url, access } = request;
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    const path = url.pathname;
-    const only = (allowed: string) => {
-      if (method === allowed) return true;
-      sendText(res, 405, 'Method not allowed\n', {
-        Allow: allowed === 'GET' ? 'GET, HEAD' : allowed,
-      });
-      return false;
-    };
-
-    // Public: the assets hold no data, and the login page needs its stylesheet.
-    if (path === '/dashboard/assets/dashboard.css') {
-      if (only('GET')) sendAsset(res, 'text/css; charset=utf-8', DASHBOARD_CSS);
-      return;
-    }
-    if (path === '/dashboard/assets/dashboard.js') {
-      if (only('GET')) sendAsset(res, 'text/javascript; charset=utf-8', DASHBOARD_JS);
-      return;
-    }
-    if (path === '/dashboard/login') {
-      if (method === 'POST') return logIn(request);
-      if (only('GET')) return showLogin(request);
-      return;
-    }
-    if (path === '/favicon.ico') {
-      sendText(res, 404, 'Not found\n');
-      return;
-    }
-    if (path === '/') {
-      if (only('GET')) redirect(res, '/dashboard');
-      return;
-    }
-
-    if (path === '/metrics') {
-      if (!only('GET')) return;
-      return access ? showMetrics(request) : unauthorized(res);
-    }
-    if (path === '/dashboard/logout') {
-      if (!only('POST')) return;
-      // Without a live session there is nothing to end; clear the cookie all the same.
-      if (!access) return redirect(res, '/dashboard/login', clearedSessionCookie());
-      return logOut(request, access);
-    }
-    if (path === '/dashboard' || path === '/dashboard/') {
-      if (!only('GET')) return;
-      return access ? showDeliveries(request, access, false) : denied(request, true);
-    }
-    if (path === '/dashboard/routes') {
-      if (!only('GET')) return;
-      return access ? showRoutes(request, access) : denied(request, true);
-    }
-    if (path === '/dashboard/fragments/deliveries') {
-      if (!only('GET')) return;
-      return access ? showDeliveries(request, access, true) : denied(request, false);
-    }
-    const fragment = /^\/dashboard\/fragments\/deliveries\/([^/]+)$/.exec(path);
-    if (fragment?.[1] !== undefined) {
-      if (!only('GET')) return;
-      const id = pathParam(fragment[1]);
-      return access ? showDelivery(request, access, id, true) : denied(request, false);
-    }
-    const replayMatch = /^\/dashboard\/deliveries\/([^/]+)\/replay$/.exec(path);
-    if (replayMatch?.[1] !== undefined) {
-      if (!only('POST')) return;
-      const id = pathParam(replayMatch[1]);
-      return access ? replay(request, access, id) : denied(request, false);
-    }
-    const detail = /^\/dashboard\/deliveries\/([^/]+)$/.exec(path);
-    if (detail?.[1] !== undefined) {
-      if (!only('GET')) return;
-      const id = pathParam(detail[1]);
-      return access ? showDelivery(request, access, id, false) : denied(request, true);
-    }
-    if (!access) return denied(request, path.startsWith('/dashboard'));
+  /** A path the listener does not serve: a 404 page for who holds the token. */
+  function unknownPath(ctx: Context): void {
+    const access = accessOf(ctx);
+    if (!access) return denied(ctx, ctx.path.startsWith('/dashboard') ? 'page' : 'api');
     sendHtml(
-      res,
+      ctx,
       404,
       page(
         { title: 'Not found', section: 'deliveries', refreshMs, ...csrfOf(access) },
@@ -363,21 +321,85 @@ export function createAdminApp(
     );
   }
 
-  return async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://admin.invalid');
+  // Exact paths: `/metrics/` or `/Metrics` is not `/metrics`.
+  const router = new Router({ strict: true, sensitive: true });
+  const GET = 'GET, HEAD';
+
+  // Public: the assets hold no data, and the login page needs its stylesheet.
+  router
+    .get('/dashboard/assets/dashboard.css', (ctx) =>
+      sendAsset(ctx, 'text/css; charset=utf-8', DASHBOARD_CSS),
+    )
+    .all('/dashboard/assets/dashboard.css', methodNotAllowed(GET));
+  router
+    .get('/dashboard/assets/dashboard.js', (ctx) =>
+      sendAsset(ctx, 'text/javascript; charset=utf-8', DASHBOARD_JS),
+    )
+    .all('/dashboard/assets/dashboard.js', methodNotAllowed(GET));
+  router
+    .get('/dashboard/login', showLogin)
+    .post('/dashboard/login', formBody, logIn)
+    .all('/dashboard/login', methodNotAllowed(`${GET}, POST`));
+  router.all('/favicon.ico', (ctx) => notFound(ctx));
+  router.get('/', (ctx) => redirect(ctx, '/dashboard')).all('/', methodNotAllowed(GET));
+
+  router.get('/metrics', withAccess('api', showMetrics)).all('/metrics', methodNotAllowed(GET));
+  router
+    .post('/dashboard/logout', formBody, logOut)
+    .all('/dashboard/logout', methodNotAllowed('POST'));
+  router
+    .get(
+      ['/dashboard', '/dashboard/'],
+      withAccess('page', (ctx, access) => showDeliveries(ctx, access, false)),
+    )
+    .all(['/dashboard', '/dashboard/'], methodNotAllowed(GET));
+  router
+    .get('/dashboard/routes', withAccess('page', showRoutes))
+    .all('/dashboard/routes', methodNotAllowed(GET));
+  router
+    .get(
+      '/dashboard/fragments/deliveries',
+      withAccess('api', (ctx, access) => showDeliveries(ctx, access, true)),
+    )
+    .all('/dashboard/fragments/deliveries', methodNotAllowed(GET));
+  router
+    .get(
+      '/dashboard/fragments/deliveries/:id',
+      withDeliveryId('api', (ctx, access, id) => showDelivery(ctx, access, id, true)),
+    )
+    .all('/dashboard/fragments/deliveries/:id', methodNotAllowed(GET));
+  router
+    .post('/dashboard/deliveries/:id/replay', formBody, withDeliveryId('api', replay))
+    .all('/dashboard/deliveries/:id/replay', methodNotAllowed('POST'));
+  router
+    .get(
+      '/dashboard/deliveries/:id',
+      withDeliveryId('page', (ctx, access, id) => showDelivery(ctx, access, id, false)),
+    )
+    .all('/dashboard/deliveries/:id', methodNotAllowed(GET));
+
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(securityHeaders);
+  app.use(async (ctx, next) => {
     try {
-      await route({ req, res, url, access: accessOf(req) });
+      await next();
     } catch (error) {
-      if (res.headersSent) {
-        res.destroy();
-      } else if (error instanceof FormTooLargeError) {
-        sendText(res, 413, 'Payload too large\n', { Connection: 'close' });
+      if (error instanceof UnreadableFormError && error.status === 413) {
+        ctx.set('Connection', 'close');
+        sendText(ctx, 413, 'Payload too large\n');
+      } else if (error instanceof UnreadableFormError) {
+        sendText(ctx, error.status, `Bad request: could not read the form: ${error.message}\n`);
       } else if (error instanceof BadRequestError) {
-        sendText(res, 400, `Bad request: ${error.message}\n`);
+        sendText(ctx, 400, `Bad request: ${error.message}\n`);
       } else {
-        log.error({ err: errorMessage(error), path: url.pathname }, 'admin request failed');
-        sendText(res, 500, 'Internal error\n');
+        log.error({ err: errorMessage(error), path: ctx.path }, 'admin request failed');
+        sendText(ctx, 500, 'Internal error\n');
       }
     }
-  };
+  });
+  app.use(router.routes());
+  app.use(unknownPath);
+  return app.callback();
 }
