@@ -11,24 +11,30 @@ import type { AcceptResult, DeliveryFilter, QueuedDelivery, Store, Subscription 
 export class MemoryStore implements Store {
   readonly kind = 'memory';
   private readonly deliveries = new Map<string, DeliveryRecord>();
-  /** `route\0deliveryId` → expiry (ms). */
-  private readonly keys = new Map<string, number>();
+  /** `route\0deliveryId` → the row holding the key, and when the key expires (ms). */
+  private readonly keys = new Map<string, { id: string; expiresAt: number }>();
   private readonly subscriptions = new Map<string, Subscription>();
   private seq = 0;
+  private closed = false;
 
-  accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
-    const key = `${delivery.route}\0${delivery.deliveryId}`;
-    const expiry = this.keys.get(key);
-    if (expiry !== undefined && expiry > delivery.receivedAt) {
-      return Promise.resolve({ accepted: false, reason: 'duplicate' });
+  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+    this.assertOpen();
+    // Kept as JSON, as the real stores keep it: what has no JSON form is refused here too.
+    const payload = jsonCopy(delivery.payload, 'payload', delivery);
+    const headers = jsonCopy(delivery.headers, 'headers', delivery);
+    const key = idempotencyKey(delivery);
+    const held = this.keys.get(key);
+    if (held !== undefined && held.expiresAt > delivery.receivedAt) {
+      return { accepted: false, reason: 'duplicate' };
     }
-    this.keys.set(key, delivery.receivedAt + windowMs);
-    const record = queuedRecord(delivery, randomUUID(), ++this.seq);
+    const record = queuedRecord({ ...delivery, payload, headers }, randomUUID(), ++this.seq);
+    this.keys.set(key, { id: record.id, expiresAt: delivery.receivedAt + windowMs });
     this.deliveries.set(record.id, record);
-    return Promise.resolve({ accepted: true, record: structuredClone(record) });
+    return { accepted: true, record: structuredClone(record) };
   }
 
-  recover(): Promise<number> {
+  async recover(): Promise<number> {
+    this.assertOpen();
     let count = 0;
     for (const record of this.deliveries.values()) {
       if (record.status === 'running') {
@@ -41,32 +47,33 @@ export class MemoryStore implements Store {
         count++;
       }
     }
-    return Promise.resolve(count);
+    return count;
   }
 
-  queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]> {
+  async queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]> {
+    this.assertOpen();
     const rows = [...this.deliveries.values()]
       .filter((r) => r.status === 'queued' && r.seq > afterSeq)
       .sort((a, b) => a.seq - b.seq)
       .slice(0, limit);
-    return Promise.resolve(
-      rows.map(({ id, seq, route, deliveryId, orderKey, nextAttemptAt }) => ({
-        id,
-        seq,
-        route,
-        deliveryId,
-        orderKey,
-        nextAttemptAt,
-      })),
-    );
+    return rows.map(({ id, seq, route, deliveryId, orderKey, nextAttemptAt }) => ({
+      id,
+      seq,
+      route,
+      deliveryId,
+      orderKey,
+      nextAttemptAt,
+    }));
   }
 
-  get(id: string): Promise<DeliveryRecord | undefined> {
+  async get(id: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
     const record = this.find(id);
-    return Promise.resolve(record ? structuredClone(record) : undefined);
+    return record ? structuredClone(record) : undefined;
   }
 
-  list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+  async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
+    this.assertOpen();
     const rows = [...this.deliveries.values()]
       .filter(
         (r) =>
@@ -75,12 +82,13 @@ export class MemoryStore implements Store {
       )
       .sort((a, b) => b.seq - a.seq)
       .slice(0, filter.limit ?? 50);
-    return Promise.resolve(rows.map((r) => structuredClone(r)));
+    return rows.map((r) => structuredClone(r));
   }
 
-  markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
+  async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
     const record = this.deliveries.get(id);
-    if (!record) return Promise.resolve(undefined);
+    if (!record) return undefined;
     record.status = 'running';
     record.attempts += 1;
     record.startedAt ??= now;
@@ -90,23 +98,24 @@ export class MemoryStore implements Store {
       finishedAt: null,
       error: null,
     });
-    return Promise.resolve(structuredClone(record));
+    return structuredClone(record);
   }
 
-  saveProgress(
+  async saveProgress(
     id: string,
     progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
   ): Promise<void> {
+    this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
       if (progress.prompt !== undefined) record.prompt = progress.prompt;
       if (progress.answer !== undefined) record.answer = progress.answer;
-      if (progress.agent !== undefined) record.agent = progress.agent;
+      if (progress.agent !== undefined) record.agent = structuredClone(progress.agent);
     }
-    return Promise.resolve();
   }
 
-  markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+    this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
       record.status = 'queued';
@@ -114,34 +123,36 @@ export class MemoryStore implements Store {
       record.nextAttemptAt = nextAttemptAt;
       this.closeAttempt(record, now, error);
     }
-    return Promise.resolve();
   }
 
-  markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(id: string, now: number): Promise<void> {
+    this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
       record.status = 'delivered';
       record.finishedAt = now;
       this.closeAttempt(record, now, null);
     }
-    return Promise.resolve();
   }
 
-  markFailed(id: string, error: string, now: number): Promise<void> {
+  async markFailed(id: string, error: string, now: number): Promise<void> {
+    this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
       record.status = 'failed';
       record.lastError = error;
       record.finishedAt = now;
       this.closeAttempt(record, now, error);
-      this.keys.delete(`${record.route}\0${record.deliveryId}`);
+      // Only this row's own key: a newer row with the same delivery id keeps its key.
+      const key = idempotencyKey(record);
+      if (this.keys.get(key)?.id === record.id) this.keys.delete(key);
     }
-    return Promise.resolve();
   }
 
-  replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
+  async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
     const record = this.find(id);
-    if (!record) return Promise.resolve(undefined);
+    if (!record) return undefined;
     record.status = 'queued';
     record.attempts = 0;
     record.answer = null;
@@ -149,10 +160,11 @@ export class MemoryStore implements Store {
     record.finishedAt = null;
     record.nextAttemptAt = now;
     record.seq = ++this.seq;
-    return Promise.resolve(structuredClone(record));
+    return structuredClone(record);
   }
 
-  prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }> {
+  async prune(olderThan: number, now: number): Promise<{ deliveries: number; keys: number }> {
+    this.assertOpen();
     let deliveries = 0;
     let keys = 0;
     for (const [id, record] of this.deliveries) {
@@ -161,35 +173,41 @@ export class MemoryStore implements Store {
         deliveries++;
       }
     }
-    for (const [key, expiry] of this.keys) {
-      if (expiry <= now) {
+    for (const [key, held] of this.keys) {
+      if (held.expiresAt <= now) {
         this.keys.delete(key);
         keys++;
       }
     }
-    return Promise.resolve({ deliveries, keys });
+    return { deliveries, keys };
   }
 
-  listSubscriptions(): Promise<Subscription[]> {
-    return Promise.resolve([...this.subscriptions.values()].map((s) => structuredClone(s)));
+  /** By name, as the other stores list them. */
+  async listSubscriptions(): Promise<Subscription[]> {
+    this.assertOpen();
+    return [...this.subscriptions.values()]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((s) => structuredClone(s));
   }
 
-  getSubscription(name: string): Promise<Subscription | undefined> {
+  async getSubscription(name: string): Promise<Subscription | undefined> {
+    this.assertOpen();
     const found = this.subscriptions.get(name);
-    return Promise.resolve(found ? structuredClone(found) : undefined);
+    return found ? structuredClone(found) : undefined;
   }
 
-  putSubscription(subscription: Subscription): Promise<void> {
+  async putSubscription(subscription: Subscription): Promise<void> {
+    this.assertOpen();
     this.subscriptions.set(subscription.name, structuredClone(subscription));
-    return Promise.resolve();
   }
 
-  removeSubscription(name: string): Promise<boolean> {
-    return Promise.resolve(this.subscriptions.delete(name));
+  async removeSubscription(name: string): Promise<boolean> {
+    this.assertOpen();
+    return this.subscriptions.delete(name);
   }
 
-  close(): Promise<void> {
-    return Promise.resolve();
+  async close(): Promise<void> {
+    this.closed = true;
   }
 
   /** By journal id, or by the sender's delivery id (newest first). */
@@ -203,6 +221,10 @@ export class MemoryStore implements Store {
     return found;
   }
 
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the memory store is closed; open a new one to use it');
+  }
+
   private closeAttempt(record: DeliveryRecord, now: number, error: string | null): void {
     const last = record.attemptLog.at(-1);
     if (last && last.finishedAt === null) {
@@ -210,4 +232,23 @@ export class MemoryStore implements Store {
       last.error = error;
     }
   }
+}
+
+function idempotencyKey(delivery: Pick<NewDelivery, 'route' | 'deliveryId'>): string {
+  return `${delivery.route}\0${delivery.deliveryId}`;
+}
+
+/** A copy through JSON, naming the delivery when `value` has no JSON form. */
+function jsonCopy<T>(value: T, what: string, delivery: NewDelivery): T {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
+        `it is not serializable as JSON (${reason})`,
+    );
+  }
+  return JSON.parse(text) as T;
 }

@@ -1,7 +1,10 @@
 /**
  * `@webhook-gateway/core/testing`: helpers for testing a plugin against the real core (a whole
- * gateway on a memory store, a logger that keeps its lines). The targets of this repository test
- * with them too; their own helpers are in `@webhook-gateway/target-kit/testing`.
+ * gateway on a memory store, a logger that keeps its lines, the checks every `Store` passes).
+ * The stores and targets of this repository test with them too; targets' own helpers are in
+ * `@webhook-gateway/target-kit/testing`.
  */
 export * from './fake-logger.js';
 export * from './gateway-harness.js';
+export * from './store-contract.js';
+export * from './store-samples.js';

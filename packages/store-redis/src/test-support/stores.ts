@@ -1,6 +1,5 @@
 /** Redis stores for tests: each under its own key prefix, closed and its keys deleted afterwards. */
-import { randomUUID } from 'node:crypto';
-import type { NewDelivery } from '@webhook-gateway/core';
+import { sampleDelivery } from '@webhook-gateway/core/testing';
 import { afterAll, afterEach } from 'vitest';
 import { openRedisStore, type RedisStore } from '../redis-store.js';
 import type { RedisStoreOptions } from '../options.js';
@@ -18,25 +17,7 @@ export async function useTestRedis(): Promise<TestRedis | undefined> {
 }
 
 /** A pull-request delivery received now with a fresh delivery id; override what the test is about. */
-export function newDelivery(overrides: Partial<NewDelivery> = {}): NewDelivery {
-  return {
-    route: 'reviews',
-    event: 'pull_request',
-    action: 'opened',
-    deliveryId: randomUUID(),
-    receivedAt: Date.now(),
-    payload: {
-      action: 'opened',
-      number: 7,
-      pull_request: { number: 7, title: 'Add retries', draft: false },
-      repository: { full_name: 'octo/repo' },
-    },
-    headers: { 'x-forge-event': 'pull_request', 'user-agent': 'Forge-Hookshot/1' },
-    orderKey: 'reviews|octo/repo|7',
-    maxAttempts: 5,
-    ...overrides,
-  };
-}
+export const newDelivery = sampleDelivery;
 
 /**
  * Registers cleanup for the calling test file and returns `open(options)`: a store under a fresh

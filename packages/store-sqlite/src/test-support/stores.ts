@@ -1,34 +1,18 @@
 /** Temp directories and stores for tests, closed and removed after each test. */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NewDelivery } from '@webhook-gateway/core';
+import { sampleDelivery } from '@webhook-gateway/core/testing';
 import { afterEach } from 'vitest';
 import { SqliteStore } from '../sqlite-store.js';
 
 export const HOUR_MS = 3_600_000;
 export const T0 = 1_700_000_000_000;
 
-/** A pull-request delivery with a fresh delivery id; override what the test is about. */
+/** A pull-request delivery received at T0 with a fresh delivery id; override what the test is about. */
 export function newDelivery(overrides: Partial<NewDelivery> = {}): NewDelivery {
-  return {
-    route: 'reviews',
-    event: 'pull_request',
-    action: 'opened',
-    deliveryId: randomUUID(),
-    receivedAt: T0,
-    payload: {
-      action: 'opened',
-      number: 7,
-      pull_request: { number: 7, title: 'Add retries', draft: false },
-      repository: { full_name: 'octo/repo' },
-    },
-    headers: { 'x-forge-event': 'pull_request', 'user-agent': 'Forge-Hookshot/1' },
-    orderKey: 'reviews|octo/repo|7',
-    maxAttempts: 5,
-    ...overrides,
-  };
+  return sampleDelivery({ receivedAt: T0, ...overrides });
 }
 
 /**

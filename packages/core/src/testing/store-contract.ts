@@ -1,0 +1,577 @@
+/**
+ * The behaviour every `Store` shares, as a list of checks a store's own tests register: no test
+ * framework at run time (assertions are `node:assert/strict`), so any runner can take them.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AcceptResult, DeliveryFilter, DeliveryRecord, NewDelivery, Store } from '../index.js';
+import { sampleDelivery, sampleSubscription } from './store-samples.js';
+
+/** The store under test, as its package opens it. */
+export interface StoreContractSubject {
+  /** A fresh, empty store for one check; the caller closes it and removes its data afterwards. */
+  open(): Store | Promise<Store>;
+  /**
+   * The time (ms) each check starts from; every `receivedAt` and `now` it passes follows it.
+   * Date.now() by default, which a store whose windows run on its own clock (Redis key TTLs) needs.
+   */
+  now?: () => number;
+  /**
+   * True for a store that keeps idempotency keys apart from its rows and drops the expired ones in
+   * `prune`, reporting how many. False (the default) for one that keeps a key on its row (SQLite)
+   * or lets keys expire by themselves (Redis): its `prune` reports no keys.
+   */
+  prunesExpiredKeys?: boolean;
+}
+
+/** One behaviour of the contract. */
+export interface StoreContractCheck {
+  /** The behaviour, to be used as the test's name. */
+  readonly name: string;
+  /** Opens a store through `subject`, exercises it and throws an `AssertionError` on a miss. */
+  run(subject: StoreContractSubject): Promise<void>;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** A window short enough to wait out, for a store whose keys expire on the real clock. */
+const SHORT_WINDOW_MS = 30;
+
+/** What a check works with: its store, its start time and deliveries received then. */
+interface CheckContext {
+  store: Store;
+  t0: number;
+  prunesExpiredKeys: boolean;
+  /** A delivery received at `t0` unless overridden. */
+  delivery: (overrides?: Partial<NewDelivery>) => NewDelivery;
+  /** Accepts a delivery within an hour's window and returns its row, failing on a duplicate. */
+  acceptNew: (overrides?: Partial<NewDelivery>) => Promise<DeliveryRecord>;
+}
+
+function check(name: string, body: (context: CheckContext) => Promise<void>): StoreContractCheck {
+  return {
+    name,
+    async run(subject) {
+      const store = await subject.open();
+      const t0 = subject.now?.() ?? Date.now();
+      const delivery = (overrides: Partial<NewDelivery> = {}) =>
+        sampleDelivery({ receivedAt: t0, ...overrides });
+      await body({
+        store,
+        t0,
+        prunesExpiredKeys: subject.prunesExpiredKeys ?? false,
+        delivery,
+        acceptNew: async (overrides) =>
+          acceptedRecord(await store.accept(delivery(overrides), HOUR_MS)),
+      });
+    },
+  };
+}
+
+function acceptedRecord(result: AcceptResult): DeliveryRecord {
+  if (!result.accepted)
+    assert.fail('expected the delivery to be accepted, the store said duplicate');
+  return result.record;
+}
+
+/** Asserts that `actual` has each field of `expected` with an equal value; others are ignored. */
+function assertFields<T extends object>(
+  actual: T | undefined,
+  expected: Partial<T>,
+): asserts actual is T {
+  assert.ok(actual !== undefined, 'expected a journal row, got undefined');
+  const picked = Object.fromEntries(
+    Object.keys(expected).map((key) => [key, (actual as Record<string, unknown>)[key]]),
+  );
+  assert.deepStrictEqual(picked, expected);
+}
+
+async function listIds(store: Store, filter: DeliveryFilter): Promise<string[]> {
+  return (await store.list(filter)).map((row) => row.id);
+}
+
+const acceptChecks = [
+  check('accept journals a new delivery as queued and returns the committed row', async (c) => {
+    const delivery = c.delivery();
+    const record = acceptedRecord(await c.store.accept(delivery, HOUR_MS));
+    assertFields(record, {
+      ...delivery,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: delivery.receivedAt,
+      prompt: null,
+      answer: null,
+      lastError: null,
+      startedAt: null,
+      finishedAt: null,
+      attemptLog: [],
+      agent: null,
+    });
+    assert.deepStrictEqual(await c.store.get(record.id), record);
+  }),
+
+  check('accept keeps a null action and order key as null', async (c) => {
+    const record = await c.acceptNew({ action: null, orderKey: null });
+    assertFields(await c.store.get(record.id), { action: null, orderKey: null });
+  }),
+
+  check(
+    'accept answers duplicate for the same route and delivery id within the window',
+    async (c) => {
+      const first = c.delivery();
+      await c.store.accept(first, HOUR_MS);
+      const again = await c.store.accept({ ...first, receivedAt: c.t0 + HOUR_MS - 1 }, HOUR_MS);
+      assert.deepStrictEqual(again, { accepted: false, reason: 'duplicate' });
+      assert.equal((await c.store.list({})).length, 1);
+    },
+  ),
+
+  check(
+    'accept lets exactly one of many concurrent accepts of one delivery id through',
+    async (c) => {
+      const delivery = c.delivery();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => c.store.accept({ ...delivery }, HOUR_MS)),
+      );
+      assert.equal(results.filter((result) => result.accepted).length, 1);
+      assert.equal((await c.store.list({})).length, 1);
+    },
+  ),
+
+  check(
+    'accept de-duplicates per route: the same delivery id on another route is accepted',
+    async (c) => {
+      await c.acceptNew({ route: 'reviews', deliveryId: 'd-1' });
+      const other = await c.store.accept(
+        c.delivery({ route: 'triage', deliveryId: 'd-1' }),
+        HOUR_MS,
+      );
+      assert.equal(other.accepted, true);
+    },
+  ),
+
+  check('accept accepts the same delivery id again once the window has passed', async (c) => {
+    await c.store.accept(c.delivery({ deliveryId: 'd-1' }), SHORT_WINDOW_MS);
+    // Waited out as well as passed in `receivedAt`: a store may expire keys on the real clock.
+    await sleep(2 * SHORT_WINDOW_MS);
+    const later = c.delivery({ deliveryId: 'd-1', receivedAt: c.t0 + SHORT_WINDOW_MS });
+    assert.equal((await c.store.accept(later, SHORT_WINDOW_MS)).accepted, true);
+  }),
+
+  check('accept accepts a redelivery of a delivery that failed for good', async (c) => {
+    const record = await c.acceptNew({ deliveryId: 'd-1' });
+    await c.store.markRunning(record.id, c.t0 + 1);
+    await c.store.markFailed(record.id, 'target answered 500', c.t0 + 2);
+    const redelivery = await c.store.accept(
+      c.delivery({ deliveryId: 'd-1', receivedAt: c.t0 + 3 }),
+      HOUR_MS,
+    );
+    assert.equal(redelivery.accepted, true);
+  }),
+
+  check('accept keeps a delivered delivery a duplicate within the window', async (c) => {
+    const record = await c.acceptNew({ deliveryId: 'd-1' });
+    await c.store.markRunning(record.id, c.t0 + 1);
+    await c.store.markDelivered(record.id, c.t0 + 2);
+    const redelivery = await c.store.accept(
+      c.delivery({ deliveryId: 'd-1', receivedAt: c.t0 + 3 }),
+      HOUR_MS,
+    );
+    assert.deepStrictEqual(redelivery, { accepted: false, reason: 'duplicate' });
+  }),
+
+  check('accept does not release a newer row’s key when an old row fails', async (c) => {
+    const old = await c.acceptNew({ deliveryId: 'd-1' });
+    await c.store.markFailed(old.id, 'boom', c.t0 + 1);
+    await c.acceptNew({ deliveryId: 'd-1', receivedAt: c.t0 + 2 });
+    // The old row failing again (a late worker) leaves the new row's key alone.
+    await c.store.replay(old.id, c.t0 + 3);
+    await c.store.markFailed(old.id, 'boom again', c.t0 + 4);
+    const again = c.delivery({ deliveryId: 'd-1', receivedAt: c.t0 + 5 });
+    assert.equal((await c.store.accept(again, HOUR_MS)).accepted, false);
+  }),
+
+  check('accept hands out increasing seq numbers in order of arrival', async (c) => {
+    const seqs: number[] = [];
+    for (let i = 0; i < 5; i++) seqs.push((await c.acceptNew()).seq);
+    assert.deepStrictEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+    );
+    assert.equal(new Set(seqs).size, 5);
+  }),
+
+  check(
+    'accept rejects a payload with no JSON form, naming the delivery, and still accepts the rest',
+    async (c) => {
+      const bad = c.store.accept(
+        c.delivery({ deliveryId: 'd-bad', payload: { count: BigInt(1) } }),
+        HOUR_MS,
+      );
+      // Accepted alongside, as a store that commits in batches would take it with the bad one.
+      const good = c.store.accept(c.delivery({ deliveryId: 'd-good' }), HOUR_MS);
+      await assert.rejects(bad, /payload of delivery d-bad on route reviews/);
+      const goodRecord = acceptedRecord(await good);
+      assert.deepStrictEqual(await listIds(c.store, {}), [goodRecord.id]);
+      // The rejected delivery holds no key: sent again with a payload it is accepted.
+      const fixed = await c.store.accept(c.delivery({ deliveryId: 'd-bad' }), HOUR_MS);
+      assert.equal(fixed.accepted, true);
+    },
+  ),
+];
+
+const readChecks = [
+  check(
+    'JSON fields round-trip unicode and nested payloads, headers, answers and agent accounting exactly',
+    async (c) => {
+      const payload = {
+        title: 'Füge Wiederholungen hinzu — 修复 🚀 "quoted" \\ back\nslash',
+        nested: { deep: { list: [1, 2.5, -3, null, true, { k: 'v' }], empty: {} } },
+        emptyList: [],
+        zero: 0,
+        big: 9_007_199_254_740_991,
+        nothing: null,
+      };
+      const headers = { 'x-forge-event': 'pull_request', 'user-agent': 'Bot/1 ✓' };
+      const record = await c.acceptNew({ payload, headers });
+      const agent = {
+        runner: 'openai',
+        model: 'qwen2.5-coder',
+        turns: 3,
+        toolCalls: [{ tool: 'terminal', command: 'gh pr diff 7', exitCode: 0, durationMs: 120 }],
+        usage: { promptTokens: 10, completionTokens: 20, totalTokens: 30 },
+      };
+      await c.store.saveProgress(record.id, {
+        prompt: 'Review «PR» #7',
+        answer: 'LGTM 👍',
+        agent,
+      });
+      const read = await c.store.get(record.id);
+      assertFields(read, { payload, headers, prompt: 'Review «PR» #7', answer: 'LGTM 👍', agent });
+      // An empty answer stays an empty string, not null.
+      await c.store.saveProgress(record.id, { answer: '' });
+      assert.equal((await c.store.get(record.id))?.answer, '');
+    },
+  ),
+
+  check(
+    'queued returns queued rows after the cursor, in order of arrival, at most limit',
+    async (c) => {
+      const first = await c.acceptNew();
+      const second = await c.acceptNew();
+      const third = await c.acceptNew();
+      const fourth = await c.acceptNew();
+      const fifth = await c.acceptNew();
+      await c.store.markRunning(third.id, c.t0 + 1);
+
+      const afterFirst = await c.store.queued(first.seq, 10);
+      assert.deepStrictEqual(
+        afterFirst.map((row) => row.id),
+        [second.id, fourth.id, fifth.id],
+      );
+      const limited = await c.store.queued(0, 2);
+      assert.deepStrictEqual(
+        limited.map((row) => row.id),
+        [first.id, second.id],
+      );
+    },
+  ),
+
+  check(
+    'get finds a row by journal id or by the sender delivery id (the newest row)',
+    async (c) => {
+      const failed = await c.acceptNew({ deliveryId: 'd-1' });
+      await c.store.markFailed(failed.id, 'boom', c.t0 + 1);
+      const redelivered = await c.acceptNew({ deliveryId: 'd-1', receivedAt: c.t0 + 2 });
+
+      assert.equal((await c.store.get(failed.id))?.status, 'failed');
+      assert.equal((await c.store.get('d-1'))?.id, redelivered.id);
+      assert.equal(await c.store.get('no-such-id'), undefined);
+    },
+  ),
+
+  check('list lists newest first, 50 by default', async (c) => {
+    for (let i = 0; i < 60; i++) await c.acceptNew();
+    const rows = await c.store.list({});
+    assert.equal(rows.length, 50);
+    const seqs = rows.map((row) => row.seq);
+    assert.deepStrictEqual(
+      seqs,
+      [...seqs].sort((a, b) => b - a),
+    );
+    assert.equal(seqs[0], 60);
+  }),
+
+  check('list filters by route, by status, by both, and honours limit', async (c) => {
+    const a1 = await c.acceptNew({ route: 'a' });
+    const a2 = await c.acceptNew({ route: 'a' });
+    const b1 = await c.acceptNew({ route: 'b' });
+    await c.store.markRunning(a1.id, c.t0 + 1);
+    await c.store.markDelivered(a1.id, c.t0 + 2);
+
+    assert.deepStrictEqual(await listIds(c.store, { route: 'a' }), [a2.id, a1.id]);
+    assert.deepStrictEqual(await listIds(c.store, { status: 'queued' }), [b1.id, a2.id]);
+    assert.deepStrictEqual(await listIds(c.store, { route: 'a', status: 'delivered' }), [a1.id]);
+    assert.deepStrictEqual(await listIds(c.store, { route: 'a', status: 'queued' }), [a2.id]);
+    assert.deepStrictEqual(await listIds(c.store, { limit: 1 }), [b1.id]);
+  }),
+];
+
+const attemptChecks = [
+  check(
+    'markRunning counts the attempt, keeps the first start time and logs the attempt',
+    async (c) => {
+      const record = await c.acceptNew();
+      const first = await c.store.markRunning(record.id, c.t0 + 10);
+      assertFields(first, { status: 'running', attempts: 1, startedAt: c.t0 + 10 });
+      await c.store.markRetry(record.id, 'agent timed out', c.t0 + 20, c.t0 + 1000);
+      const second = await c.store.markRunning(record.id, c.t0 + 1000);
+      assertFields(second, { status: 'running', attempts: 2, startedAt: c.t0 + 10 });
+      assert.deepStrictEqual(second?.attemptLog, [
+        { attempt: 1, startedAt: c.t0 + 10, finishedAt: c.t0 + 20, error: 'agent timed out' },
+        { attempt: 2, startedAt: c.t0 + 1000, finishedAt: null, error: null },
+      ]);
+      // A journal row and nothing else (no bookkeeping of the store's own).
+      assert.deepStrictEqual(Object.keys(second).sort(), Object.keys(record).sort());
+    },
+  ),
+
+  check('markRunning answers undefined for an unknown id', async (c) => {
+    assert.equal(await c.store.markRunning('no-such-id', c.t0), undefined);
+  }),
+
+  check('markRunning counts every one of many concurrent calls', async (c) => {
+    const record = await c.acceptNew();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c.store.markRunning(record.id, c.t0 + i)),
+    );
+    const read = await c.store.get(record.id);
+    assert.equal(read?.attempts, 10);
+    assert.equal(read?.attemptLog.length, 10);
+  }),
+
+  check(
+    'saveProgress keeps what it is given and leaves the rest, and never makes a row of an unknown id',
+    async (c) => {
+      const record = await c.acceptNew();
+      await c.store.saveProgress(record.id, { prompt: 'Review PR #7' });
+      await c.store.saveProgress(record.id, { answer: 'Looks good' });
+      assertFields(await c.store.get(record.id), {
+        prompt: 'Review PR #7',
+        answer: 'Looks good',
+        agent: null,
+      });
+      await c.store.saveProgress('gone', { answer: 'x' });
+      assert.equal(await c.store.get('gone'), undefined);
+    },
+  ),
+
+  check('markRetry queues the delivery again for later with the error', async (c) => {
+    const record = await c.acceptNew();
+    await c.store.markRunning(record.id, c.t0 + 1);
+    await c.store.markRetry(record.id, 'target answered 502', c.t0 + 2, c.t0 + 5000);
+    assertFields(await c.store.get(record.id), {
+      status: 'queued',
+      attempts: 1,
+      lastError: 'target answered 502',
+      nextAttemptAt: c.t0 + 5000,
+      finishedAt: null,
+    });
+    assert.deepStrictEqual(await listIds(c.store, { status: 'running' }), []);
+    assert.deepStrictEqual(await listIds(c.store, { status: 'queued' }), [record.id]);
+  }),
+
+  check(
+    'markDelivered finishes the delivery and closes the attempt without an error',
+    async (c) => {
+      const record = await c.acceptNew();
+      await c.store.markRunning(record.id, c.t0 + 1);
+      await c.store.markDelivered(record.id, c.t0 + 2);
+      const read = await c.store.get(record.id);
+      assertFields(read, { status: 'delivered', finishedAt: c.t0 + 2 });
+      assert.deepStrictEqual(read?.attemptLog, [
+        { attempt: 1, startedAt: c.t0 + 1, finishedAt: c.t0 + 2, error: null },
+      ]);
+    },
+  ),
+
+  check('markFailed records the final failure and its error', async (c) => {
+    const record = await c.acceptNew();
+    await c.store.markRunning(record.id, c.t0 + 1);
+    await c.store.markFailed(record.id, 'gh: not authenticated', c.t0 + 2);
+    const read = await c.store.get(record.id);
+    assertFields(read, {
+      status: 'failed',
+      lastError: 'gh: not authenticated',
+      finishedAt: c.t0 + 2,
+    });
+    assert.equal(read?.attemptLog.at(-1)?.error, 'gh: not authenticated');
+  }),
+];
+
+const replayChecks = [
+  check(
+    'replay queues any row again with a fresh set of attempts and a new, higher seq',
+    async (c) => {
+      const record = await c.acceptNew();
+      const later = await c.acceptNew();
+      await c.store.markRunning(record.id, c.t0 + 1);
+      await c.store.saveProgress(record.id, { prompt: 'Review', answer: 'old answer' });
+      await c.store.markFailed(record.id, 'boom', c.t0 + 2);
+
+      const replayed = await c.store.replay(record.id, c.t0 + 100);
+      assertFields(replayed, {
+        id: record.id,
+        status: 'queued',
+        attempts: 0,
+        prompt: 'Review',
+        answer: null,
+        lastError: null,
+        finishedAt: null,
+        nextAttemptAt: c.t0 + 100,
+      });
+      assert.ok((replayed?.seq ?? 0) > later.seq, 'the replayed row has a seq after every other');
+      // A gateway whose poll cursor is past every earlier row still sees it.
+      const seen = await c.store.queued(later.seq, 10);
+      assert.deepStrictEqual(
+        seen.map((row) => row.id),
+        [record.id],
+      );
+    },
+  ),
+
+  check('replay finds a row by the sender delivery id, the newest row with it', async (c) => {
+    const failed = await c.acceptNew({ deliveryId: 'd-1' });
+    await c.store.markFailed(failed.id, 'boom', c.t0 + 1);
+    const redelivered = await c.acceptNew({ deliveryId: 'd-1', receivedAt: c.t0 + 2 });
+    await c.store.markDelivered(redelivered.id, c.t0 + 3);
+    assert.equal((await c.store.replay('d-1', c.t0 + 4))?.id, redelivered.id);
+  }),
+
+  check('replay answers undefined for an unknown id', async (c) => {
+    assert.equal(await c.store.replay('no-such-id', c.t0), undefined);
+  }),
+];
+
+const upkeepChecks = [
+  // What recover does with a running row differs by store (SQLite requeues it, Redis leaves it to
+  // BullMQ); each store's own tests say which.
+  check(
+    'recover leaves queued and finished rows as they are, and a second call finds nothing',
+    async (c) => {
+      const queued = await c.acceptNew();
+      const delivered = await c.acceptNew();
+      const failed = await c.acceptNew();
+      await c.store.markRunning(delivered.id, c.t0 + 1);
+      await c.store.markDelivered(delivered.id, c.t0 + 2);
+      await c.store.markRunning(failed.id, c.t0 + 1);
+      await c.store.markFailed(failed.id, 'boom', c.t0 + 2);
+
+      await c.store.recover();
+      assert.equal((await c.store.get(queued.id))?.status, 'queued');
+      assert.equal((await c.store.get(delivered.id))?.status, 'delivered');
+      assert.equal((await c.store.get(failed.id))?.status, 'failed');
+      assert.equal(await c.store.recover(), 0);
+    },
+  ),
+
+  check(
+    'prune drops finished rows older than the retention with their index entries, keeps the rest',
+    async (c) => {
+      const old = { receivedAt: c.t0 };
+      const oldDelivered = acceptedRecord(
+        await c.store.accept(c.delivery({ ...old, deliveryId: 'old-delivered' }), SHORT_WINDOW_MS),
+      );
+      const oldFailed = acceptedRecord(
+        await c.store.accept(c.delivery({ ...old, deliveryId: 'old-failed' }), SHORT_WINDOW_MS),
+      );
+      const oldQueued = acceptedRecord(
+        await c.store.accept(c.delivery({ ...old, deliveryId: 'old-queued' }), SHORT_WINDOW_MS),
+      );
+      // The old keys expire: by their receivedAt, and on the real clock for a store that uses it.
+      await sleep(2 * SHORT_WINDOW_MS);
+      const recent = await c.acceptNew({ deliveryId: 'recent', receivedAt: c.t0 + 8 * DAY_MS });
+      await c.store.markDelivered(oldDelivered.id, c.t0 + 1);
+      await c.store.markRunning(oldFailed.id, c.t0 + 1);
+      await c.store.markRetry(oldFailed.id, 'boom', c.t0 + 2, c.t0 + 3);
+      await c.store.markFailed(oldFailed.id, 'boom', c.t0 + 4);
+      await c.store.markDelivered(recent.id, c.t0 + 8 * DAY_MS + 1);
+
+      const now = c.t0 + 8 * DAY_MS + 10;
+      // Expired and still held: old-delivered's and old-queued's (old-failed's went at its failure).
+      const expiredKeys = c.prunesExpiredKeys ? 2 : 0;
+      assert.deepStrictEqual(await c.store.prune(now - 7 * DAY_MS, now), {
+        deliveries: 2,
+        keys: expiredKeys,
+      });
+      assert.equal(await c.store.get(oldDelivered.id), undefined);
+      assert.equal(await c.store.get(oldFailed.id), undefined);
+      assert.notEqual(await c.store.get(oldQueued.id), undefined);
+      assert.notEqual(await c.store.get(recent.id), undefined);
+      assert.deepStrictEqual(await listIds(c.store, {}), [recent.id, oldQueued.id]);
+      assert.deepStrictEqual(await listIds(c.store, { status: 'failed' }), []);
+      assert.equal(await c.store.get('old-delivered'), undefined);
+      assert.deepStrictEqual(await c.store.prune(now - 7 * DAY_MS, now), {
+        deliveries: 0,
+        keys: 0,
+      });
+      // The recent key is still live; the pruned one is free again.
+      const recentAgain = c.delivery({ deliveryId: 'recent', receivedAt: now });
+      assert.equal((await c.store.accept(recentAgain, HOUR_MS)).accepted, false);
+      const oldAgain = c.delivery({ deliveryId: 'old-delivered', receivedAt: now });
+      assert.equal((await c.store.accept(oldAgain, HOUR_MS)).accepted, true);
+    },
+  ),
+
+  check('subscriptions are stored, listed by name, updated and removed', async (c) => {
+    const subscription = sampleSubscription({ createdAt: c.t0, updatedAt: c.t0 });
+    await c.store.putSubscription(subscription);
+    await c.store.putSubscription({
+      ...subscription,
+      name: 'alpha',
+      description: null,
+      prompt: null,
+      deliverChatId: null,
+      events: [],
+      skills: [],
+    });
+    assert.deepStrictEqual(await c.store.getSubscription('nightly'), subscription);
+    assert.deepStrictEqual(
+      (await c.store.listSubscriptions()).map((s) => s.name),
+      ['alpha', 'nightly'],
+    );
+
+    const updated = { ...subscription, prompt: 'Summarize', updatedAt: c.t0 + 1 };
+    await c.store.putSubscription(updated);
+    assert.deepStrictEqual(await c.store.getSubscription('nightly'), updated);
+
+    assert.equal(await c.store.removeSubscription('nightly'), true);
+    assert.equal(await c.store.removeSubscription('nightly'), false);
+    assert.equal(await c.store.getSubscription('nightly'), undefined);
+    assert.equal((await c.store.listSubscriptions()).length, 1);
+  }),
+
+  check('close makes later calls reject, saying the store is closed', async (c) => {
+    await c.store.close();
+    await assert.rejects(c.store.accept(c.delivery(), HOUR_MS), /is closed/);
+    await assert.rejects(c.store.list({}), /is closed/);
+    // Closing again is harmless: the caller closes every store it opened.
+    await c.store.close();
+  }),
+];
+
+/**
+ * Every check of the `Store` contract, to run against a store in its package's tests.
+ *
+ * @example
+ * describe('the Store contract', () => {
+ *   for (const check of storeContract) it(check.name, () => check.run({ open: () => new MemoryStore() }));
+ * });
+ */
+export const storeContract: readonly StoreContractCheck[] = [
+  ...acceptChecks,
+  ...readChecks,
+  ...attemptChecks,
+  ...replayChecks,
+  ...upkeepChecks,
+];
