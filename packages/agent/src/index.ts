@@ -19,6 +19,7 @@ export type { RetryPolicy } from './retry.js';
 export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<undefined> {
   return definePlugin({
     name: AGENT_PLUGIN_NAME,
+    provides: { runners: ['dry-run', 'command', 'openai'] },
     setup({ hooks, config, log, serving, home }) {
       const problems = openAISetupProblems(config);
       if (problems.length > 0) throw new Error(problems.join('\n'));

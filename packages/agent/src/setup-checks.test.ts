@@ -71,7 +71,13 @@ describe('agent plugin setup', () => {
   it('logs the sandbox warning when the gateway is about to serve', async () => {
     const log = silentLogger();
     const warn = vi.spyOn(log, 'warn');
-    const context = { hooks: createHooks(), log, config: config('0.0.0.0', openai), home: '/tmp' };
+    const context = {
+      hooks: createHooks(),
+      log,
+      config: config('0.0.0.0', openai),
+      home: '/tmp',
+      settings: {},
+    };
     await agentPlugin.setup({ ...context, serving: false }, undefined);
     expect(warn).not.toHaveBeenCalled();
     await agentPlugin.setup({ ...context, hooks: createHooks(), serving: true }, undefined);
@@ -79,7 +85,13 @@ describe('agent plugin setup', () => {
   });
 
   it('refuses an openai agent without a model', async () => {
-    const context = { hooks: createHooks(), log: silentLogger(), home: '/tmp', serving: true };
+    const context = {
+      hooks: createHooks(),
+      log: silentLogger(),
+      home: '/tmp',
+      serving: true,
+      settings: {},
+    };
     const setup = async () =>
       agentPlugin.setup(
         { ...context, config: config('127.0.0.1', { runner: 'openai' }) },

@@ -8,6 +8,7 @@ export const ALTFORGE_AUTH_PLUGIN_NAME = '@webhook-gateway/auth-altforge';
 
 export default definePlugin({
   name: ALTFORGE_AUTH_PLUGIN_NAME,
+  provides: { schemes: ['altforge'] },
   setup({ hooks }) {
     hooks.authenticate.tapPromise(ALTFORGE_AUTH_PLUGIN_NAME, async (request) => {
       const raw = ALTFORGE_TOKEN_HEADERS.map((name) => request.headers[name]).find(

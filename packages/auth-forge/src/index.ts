@@ -8,6 +8,7 @@ export const FORGE_AUTH_PLUGIN_NAME = '@webhook-gateway/auth-forge';
 
 export default definePlugin({
   name: FORGE_AUTH_PLUGIN_NAME,
+  provides: { schemes: ['forge'] },
   setup({ hooks }) {
     hooks.authenticate.tapPromise(FORGE_AUTH_PLUGIN_NAME, async (request) => {
       const signature = firstHeader(request.headers, FORGE_SIGNATURE_HEADERS);

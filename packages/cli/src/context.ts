@@ -1,6 +1,7 @@
-/** What most commands need: the home, the validated config, and a way to open the store. */
+/** What most commands need: the home, the plugins, and the config validated with their slices. */
 import fs from 'node:fs';
 import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core';
+import { loadPlugins } from './builtin-plugins.js';
 import type { HomeOptions } from './home-options.js';
 
 export interface CommandContext extends LoadedConfig {
@@ -9,7 +10,7 @@ export interface CommandContext extends LoadedConfig {
 
 export async function loadContext(options: HomeOptions): Promise<CommandContext> {
   const home = resolveHome(options.home);
-  const loaded = await loadConfig({ home, configFile: options.config });
+  const loaded = await loadConfig({ home, configFile: options.config, loadPlugins });
   fs.mkdirSync(home, { recursive: true });
   return { ...loaded, home };
 }

@@ -6,6 +6,7 @@ export const CORE_PLUGIN_NAME = '@webhook-gateway/core';
 
 export const corePlugin = definePlugin({
   name: CORE_PLUGIN_NAME,
+  provides: { targets: ['log'] },
   setup({ hooks }) {
     hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
       const reason = routeIgnoreReason(

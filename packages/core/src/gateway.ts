@@ -78,8 +78,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     store,
     queue,
   });
-  const pluginNames = options.plugins.map((loaded) => loaded.plugin.name);
-  const problems = startupProblems(options.config, hooks, pluginNames);
+  const plugins = options.plugins.map((loaded) => loaded.plugin);
+  const problems = startupProblems(options.config, hooks, plugins);
   if (problems.length > 0) throw new ConfigError(problems);
 
   // 5. receiver: the checks of DESIGN §4.2, then journal and hand over to the queue
@@ -147,7 +147,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await store.close();
     },
     reload(next) {
-      const nextProblems = startupProblems(next, hooks, pluginNames);
+      const nextProblems = startupProblems(next, hooks, plugins);
       if (nextProblems.length > 0) throw new ConfigError(nextProblems);
       config.replace(next);
     },

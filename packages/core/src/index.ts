@@ -5,11 +5,11 @@ export {
   parseConfig,
   resolveHome,
   resolveConfigPath,
-  formatKeyPath,
-  problemsFromZod,
   type LoadedConfig,
+  type PluginLoader,
 } from './config/load.js';
 export { expandEnv } from './config/env.js';
+export { formatKeyPath, problemsFromZod } from './config/key-path.js';
 export * from './errors.js';
 export * from './hooks.js';
 export * from './plugin.js';

@@ -7,8 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { resolve as resolveModule } from 'import-meta-resolve';
 import type { PluginEntry } from './config/schema.js';
 import { PluginError, errorMessage } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
 import { isPlugin, type GatewayPlugin, type PluginContext, type PluginInstance } from './plugin.js';
-import { formatKeyPath } from './config/load.js';
+import { formatKeyPath } from './config/key-path.js';
 
 /** A plugin ready to set up, with the options config gave it. */
 export interface LoadedPlugin {
@@ -82,14 +83,46 @@ export async function setupPlugin(
     }
     options = result.data;
   }
+  // Each slice as the config holds it, validated and defaulted by the plugin's own schema.
+  const platforms = context.config.platforms as Readonly<Record<string, unknown>>;
+  const settings = Object.fromEntries(
+    Object.keys(plugin.platforms ?? {}).map((key) => [key, platforms[key]]),
+  );
+  let instance;
   try {
-    const instance = await plugin.setup(
-      { ...context, log: context.log.child({ plugin: plugin.name }) },
+    instance = await plugin.setup(
+      { ...context, settings, log: context.log.child({ plugin: plugin.name }) },
       options,
     );
-    return instance ?? undefined;
   } catch (error) {
     if (error instanceof PluginError || (error as Error).name === 'ConfigError') throw error;
     throw new PluginError(plugin.name, `setup failed: ${errorMessage(error)}`, { cause: error });
   }
+  const missing = undeliveredProvides(plugin, context.hooks);
+  if (missing.length > 0) {
+    throw new PluginError(
+      plugin.name,
+      `declares ${missing.join(', ')} in provides, but its setup did not tap ${missing.length > 1 ? 'them' : 'it'}`,
+    );
+  }
+  return instance ?? undefined;
+}
+
+/** What a plugin declares it provides but did not tap: a plugin author's mistake, found at start. */
+function undeliveredProvides(plugin: GatewayPlugin<unknown>, hooks: GatewayHooks): string[] {
+  const { provides } = plugin;
+  if (!provides) return [];
+  const missing = [
+    ...(provides.targets ?? [])
+      .filter((name) => !hooks.deliver.get(name)?.isUsed())
+      .map((name) => `target "${name}"`),
+    ...(provides.runners ?? [])
+      .filter((name) => !hooks.run.get(name)?.isUsed())
+      .map((name) => `runner "${name}"`),
+  ];
+  const tappedAuthenticate = hooks.authenticate.taps.some((tap) => tap.name === plugin.name);
+  if ((provides.schemes ?? []).length > 0 && !tappedAuthenticate) {
+    missing.push(...(provides.schemes ?? []).map((name) => `scheme "${name}"`));
+  }
+  return missing;
 }

@@ -1,6 +1,10 @@
-/** The plugin contract: a name equal to the package name, an options schema, a `setup`. */
+/**
+ * The plugin contract: a name equal to the package name, what it provides, the config slices it
+ * owns, an options schema, a `setup`.
+ */
 import type { z } from 'zod';
 import type { GatewayConfig } from './config/schema.js';
+import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store.js';
@@ -35,26 +39,52 @@ export interface PluginInstance {
   stop?(): Promise<void>;
 }
 
+/** What a plugin adds, by the names config uses for them. */
+export interface PluginProvides {
+  /** Auth schemes (`authenticate` taps), by the scheme names their verdicts carry. */
+  readonly schemes?: readonly string[];
+  /** Delivery targets (`deliver.for(name)`), named by a route's `deliver:`. */
+  readonly targets?: readonly string[];
+  /** Agent runners (`run.for(name)`), named by `agent.runner`. */
+  readonly runners?: readonly string[];
+  /** Stores, named by `store.kind`. */
+  readonly stores?: readonly string[];
+}
+
+/** The config slices a plugin owns, by key under `platforms:` (`pager` is `platforms.pager`). */
+export type PlatformSlices = Readonly<Record<string, z.ZodType>>;
+
+/** The validated values of a plugin's slices, as its `setup` receives them. */
+export type SettingsOf<Slices extends PlatformSlices> = {
+  readonly [Key in keyof Slices]: z.output<Slices[Key]>;
+};
+
 const PLUGIN = Symbol.for('webhook-gateway.plugin');
 
-export interface GatewayPlugin<Options = unknown> {
-  readonly [PLUGIN]: true;
+export interface PluginDefinition<Options, Slices extends PlatformSlices = PlatformSlices> {
   /** Equals the package name (or the file name of a local plugin). */
-  readonly name: string;
-  readonly options?: z.ZodType<Options>;
+  name: string;
+  /** What it provides; a name declared here that `setup` does not tap is a start-up error. */
+  provides?: PluginProvides;
+  /**
+   * The config slices it owns under `platforms:`: validated with the rest of the config at start
+   * (a bad value names its key path), and part of `webhook-gateway config schema`.
+   */
+  platforms?: Slices;
+  /** A pure check of the whole config once it is valid: problems with their key paths. */
+  check?(config: GatewayConfig): ConfigProblem[];
+  options?: z.ZodType<Options>;
   setup(
-    context: PluginContext,
+    context: PluginContext & { settings: SettingsOf<Slices> },
     options: Options,
   ): void | PluginInstance | Promise<void | PluginInstance>;
 }
 
-export interface PluginDefinition<Options> {
-  name: string;
-  options?: z.ZodType<Options>;
-  setup(
-    context: PluginContext,
-    options: Options,
-  ): void | PluginInstance | Promise<void | PluginInstance>;
+export interface GatewayPlugin<
+  Options = unknown,
+  Slices extends PlatformSlices = PlatformSlices,
+> extends Readonly<PluginDefinition<Options, Slices>> {
+  readonly [PLUGIN]: true;
 }
 
 /**
@@ -63,18 +93,41 @@ export interface PluginDefinition<Options> {
  * @example
  * export default definePlugin({
  *   name: '@acme/webhook-gateway-deliver-pager',
- *   options: z.object({ url: z.url() }),
- *   setup({ hooks }, options) {
+ *   provides: { targets: ['pager'] },
+ *   platforms: { pager: z.object({ url: z.url() }) },
+ *   setup({ hooks, settings }) {
  *     hooks.deliver.for('pager').tapPromise('@acme/webhook-gateway-deliver-pager', async (req) => {
- *       await fetch(options.url, { method: 'POST', body: req.answer });
+ *       await fetch(settings.pager.url, { method: 'POST', body: req.answer });
  *     });
  *   },
  * });
  */
-export function definePlugin<Options = undefined>(
-  definition: PluginDefinition<Options>,
-): GatewayPlugin<Options> {
+export function definePlugin<
+  Options = undefined,
+  Slices extends PlatformSlices = Record<never, z.ZodType>,
+>(definition: PluginDefinition<Options, Slices>): GatewayPlugin<Options, Slices> {
   return Object.freeze({ ...definition, [PLUGIN]: true as const });
+}
+
+/** Every slice the plugins own, by key; two plugins owning one key is an error naming both. */
+export function platformSlicesOf(
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms'>[],
+): Record<string, z.ZodType> {
+  const slices: Record<string, z.ZodType> = {};
+  const owners = new Map<string, string>();
+  for (const plugin of plugins) {
+    for (const [key, schema] of Object.entries(plugin.platforms ?? {})) {
+      const owner = owners.get(key);
+      if (owner !== undefined && owner !== plugin.name) {
+        throw new Error(
+          `plugins ${owner} and ${plugin.name} both own platforms.${key}; load only one of them`,
+        );
+      }
+      owners.set(key, plugin.name);
+      slices[key] = schema;
+    }
+  }
+  return slices;
 }
 
 /** True for a value made by `definePlugin`. */

@@ -54,7 +54,18 @@ describe('start-up checks', () => {
       secret: 's',
       routes: { a: {}, b: { agent: { runner: 'dry-run' } } },
     });
-    expect(startupProblems(config, builtInHooks(), ['x'])).toEqual([]);
+    expect(startupProblems(config, builtInHooks(), [{ name: 'x' }])).toEqual([]);
+  });
+
+  it("adds each plugin's own check, with its key paths", () => {
+    const config = configWith({ secret: 's', routes: { a: {} } });
+    const pickyPlugin = {
+      name: '@acme/picky',
+      check: () => [{ path: 'platforms.pager.url', message: 'must be https' }],
+    };
+    expect(startupProblems(config, builtInHooks(), [pickyPlugin])).toEqual([
+      { path: 'platforms.pager.url', message: 'must be https' },
+    ]);
   });
 
   it('refuses a route without a secret and INSECURE_NO_AUTH on a public bind', () => {

@@ -5,6 +5,7 @@
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
+import type { GatewayPlugin } from './plugin.js';
 import { routeSecrets } from './routes.js';
 
 /** True for addresses only this machine can reach. */
@@ -80,15 +81,20 @@ export function runnerProblems(
     }));
 }
 
-/** Every problem that keeps `config` from serving with these hooks and plugins. */
+/**
+ * Every problem that keeps `config` from serving with these hooks and plugins: core's checks,
+ * then each plugin's own `check`.
+ */
 export function startupProblems(
   config: GatewayConfig,
   hooks: GatewayHooks,
-  plugins: readonly string[] = [],
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'check'>[] = [],
 ): ConfigProblem[] {
+  const names = plugins.map((plugin) => plugin.name);
   return [
     ...securityProblems(config),
-    ...targetProblems(config, hooks, plugins),
-    ...runnerProblems(config, hooks, plugins),
+    ...targetProblems(config, hooks, names),
+    ...runnerProblems(config, hooks, names),
+    ...plugins.flatMap((plugin) => plugin.check?.(config) ?? []),
   ];
 }

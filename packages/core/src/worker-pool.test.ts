@@ -27,7 +27,7 @@ function setup(
   });
   const hooks: GatewayHooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
+    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({

@@ -22,6 +22,7 @@ export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge
  */
 export default definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
+  provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
   setup({ hooks }) {
     hooks.deliver
       .for(FORGE_TARGET)

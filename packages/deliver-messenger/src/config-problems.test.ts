@@ -68,7 +68,7 @@ describe('messengerConfigProblems', () => {
 
 describe('plugin setup', () => {
   const bad = config({}, { alerts: { deliver: 'messenger_b' } });
-  const context = { hooks: createHooks(), log: silentLogger(), home: '/tmp' };
+  const context = { hooks: createHooks(), log: silentLogger(), home: '/tmp', settings: {} };
 
   it('throws a ConfigError when the gateway is about to serve', async () => {
     const setup = async () =>

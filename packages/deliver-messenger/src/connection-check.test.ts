@@ -51,7 +51,7 @@ describe('start-time credential checks', () => {
     );
     const capture = capturingLogger();
     const instance = await plugin.setup(
-      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true },
+      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true, settings: {} },
       plugin.options!.parse({}),
     );
     await expect(instance?.start?.()).resolves.toBeUndefined();
@@ -86,7 +86,7 @@ describe('start-time credential checks', () => {
     );
     const capture = capturingLogger();
     const instance = await plugin.setup(
-      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true },
+      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true, settings: {} },
       plugin.options!.parse({}),
     );
     await instance?.start?.();

@@ -46,6 +46,7 @@ export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
  */
 export default definePlugin({
   name: MESSENGER_PLUGIN_NAME,
+  provides: { targets: Object.values(PROTOCOLS).map((protocol) => protocol.target) },
   options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving }, options) {
     if (serving) {

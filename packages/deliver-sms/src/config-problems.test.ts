@@ -47,7 +47,7 @@ describe('smsConfigProblems', () => {
 describe('plugin setup', () => {
   it('throws a ConfigError when serving, and only taps the target otherwise', async () => {
     const bad = config({}, { pager: { deliver: 'sms' } });
-    const base = { log: silentLogger(), home: '/tmp', config: bad };
+    const base = { log: silentLogger(), home: '/tmp', config: bad, settings: {} };
     const serve = async () =>
       plugin.setup({ ...base, hooks: createHooks(), serving: true }, plugin.options!.parse({}));
     await expect(serve()).rejects.toBeInstanceOf(ConfigError);

@@ -46,6 +46,7 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       config: config(fake.url, enabled),
       home: '/tmp',
       serving: true,
+      settings: {},
     },
     plugin.options!.parse({}),
   );

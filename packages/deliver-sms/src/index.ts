@@ -36,6 +36,7 @@ export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
  */
 export default definePlugin({
   name: SMS_PLUGIN_NAME,
+  provides: { targets: ['sms'] },
   options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving }, options) {
     if (serving) {

@@ -40,7 +40,7 @@ function queueOn(
   });
   const hooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true },
+    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: await run(request) }));

@@ -4,10 +4,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
 import { ConfigError, type ConfigProblem } from '../errors.js';
+import { formatKeyPath, problemsFromZod } from './key-path.js';
 import { expandEnv, type MissingEnv } from './env.js';
-import { configSchema, type GatewayConfig } from './schema.js';
+import type { GatewayPlugin } from '../plugin.js';
+import { platformSlicesOf } from '../plugin.js';
+import type { LoadedPlugin } from '../plugin-loader.js';
+import {
+  configSchemaWith,
+  pluginEntriesSchema,
+  type GatewayConfig,
+  type PluginEntry,
+} from './schema.js';
 
 /** Where the gateway keeps its state: `--home`, else `WEBHOOK_GATEWAY_HOME`, else `~/.webhook-gateway`. */
 export function resolveHome(
@@ -29,43 +37,64 @@ export interface LoadedConfig {
   path: string | undefined;
   /** Directory plugins and relative paths resolve from. */
   dir: string;
+  /** The plugins the config was validated with (their slices of `platforms:`). */
+  plugins: LoadedPlugin[];
 }
 
-/** Formats a dotted key path the way a config file reads: `platforms.webhook.extra.port`. */
-export function formatKeyPath(keyPath: readonly PropertyKey[]): string {
-  if (keyPath.length === 0) return '(root)';
-  return keyPath
-    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
-    .join('');
-}
+/** Loads the plugins a config lists (the CLI adds its built-ins); their slices are then validated. */
+export type PluginLoader = (entries: PluginEntry[], fromDir: string) => Promise<LoadedPlugin[]>;
 
-/** Turns zod issues into problems that name their key path. */
-export function problemsFromZod(error: z.ZodError): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        problems.push({ path: formatKeyPath([...issue.path, key]), message: 'unknown key' });
-      }
-      continue;
-    }
-    problems.push({ path: formatKeyPath(issue.path), message: issue.message });
-  }
-  return problems;
-}
-
-/** Validates an already parsed config object (env references expanded first). */
-export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+/**
+ * Validates an already parsed config object (env references expanded first), with the slices of
+ * `platforms:` that `plugins` own.
+ */
+export function parseConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms'>[] = [],
+): GatewayConfig {
   const missing: MissingEnv[] = [];
   const expanded = expandEnv(raw ?? {}, env, missing);
   const problems: ConfigProblem[] = missing.map((m) => ({
     path: formatKeyPath(m.path),
     message: `environment variable ${m.name} is not set`,
   }));
-  const result = configSchema.safeParse(expanded);
+  let slices;
+  try {
+    slices = platformSlicesOf(plugins);
+  } catch (error) {
+    throw new ConfigError([...problems, { path: 'plugins', message: (error as Error).message }]);
+  }
+  const result = configSchemaWith(slices).safeParse(expanded);
   if (!result.success) problems.push(...problemsFromZod(result.error));
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   return result.data;
+}
+
+/** The `plugins:` list of a raw config, or undefined when it is not valid (the full parse says why). */
+function pluginEntriesOf(raw: unknown, env: NodeJS.ProcessEnv): PluginEntry[] | undefined {
+  const listed =
+    raw !== null && typeof raw === 'object' ? (raw as { plugins?: unknown }).plugins : [];
+  const result = pluginEntriesSchema.safeParse(expandEnv(listed ?? [], env, []));
+  return result.success ? result.data : undefined;
+}
+
+/** Loads the listed plugins, then validates the whole config with their slices. */
+async function parseWithPlugins(
+  raw: unknown,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  loadPlugins: PluginLoader | undefined,
+): Promise<{ config: GatewayConfig; plugins: LoadedPlugin[] }> {
+  const entries = pluginEntriesOf(raw, env);
+  if (!loadPlugins || !entries) return { config: parseConfig(raw, env), plugins: [] };
+  const plugins = await loadPlugins(entries, dir);
+  const config = parseConfig(
+    raw,
+    env,
+    plugins.map((loaded) => loaded.plugin),
+  );
+  return { config, plugins };
 }
 
 const explorer = cosmiconfig('webhook-gateway', {
@@ -84,13 +113,17 @@ export async function loadConfig(options: {
   home: string;
   configFile?: string | undefined;
   env?: NodeJS.ProcessEnv;
+  /** Loads the plugins the config lists; without it, only core's own keys are known. */
+  loadPlugins?: PluginLoader;
 }): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
   const file = resolveConfigPath(options.home, options.configFile);
   if (!fs.existsSync(file)) {
     if (options.configFile) {
       throw new ConfigError([{ path: file, message: 'config file not found' }]);
     }
-    return { config: parseConfig({}, options.env), path: undefined, dir: options.home };
+    const parsed = await parseWithPlugins({}, options.home, env, options.loadPlugins);
+    return { ...parsed, path: undefined, dir: options.home };
   }
   let raw: unknown;
   try {
@@ -103,5 +136,6 @@ export async function loadConfig(options: {
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw new ConfigError([{ path: '(root)', message: 'the config file must hold a mapping' }]);
   }
-  return { config: parseConfig(raw, options.env), path: file, dir: path.dirname(file) };
+  const dir = path.dirname(file);
+  return { ...(await parseWithPlugins(raw, dir, env, options.loadPlugins)), path: file, dir };
 }

@@ -219,14 +219,35 @@ export const storeSchema = z.strictObject({
   fsync: z.boolean().default(false),
 });
 
-export const configSchema = z.strictObject({
-  plugins: z.array(pluginEntrySchema).default([]),
-  store: storeSchema.prefault({}),
-  agent: agentSchema.prefault({}),
-  platforms: z
-    .preprocess((value, ctx) => canonicalPlatformKeys(value, ctx), platformsSchema)
-    .prefault({}),
-});
+/** The `plugins:` list alone, read before the rest (the plugins own parts of the schema). */
+export const pluginEntriesSchema = z.array(pluginEntrySchema).default([]);
+
+function configSchemaOf<Platforms extends z.ZodType>(platforms: Platforms) {
+  return z.strictObject({
+    plugins: pluginEntriesSchema,
+    store: storeSchema.prefault({}),
+    agent: agentSchema.prefault({}),
+    platforms: z
+      .preprocess((value, ctx) => canonicalPlatformKeys(value, ctx), platforms)
+      .prefault({}),
+  });
+}
+
+/** Core's own config: the keys every gateway has. */
+export const configSchema = configSchemaOf(platformsSchema);
+
+/**
+ * The config schema with the slices plugins own: each key of `platformSlices` is a key under
+ * `platforms:` (`pager` validates `platforms.pager`). Its output is core's config plus those
+ * slices, which their plugins read (`setup`'s `settings`).
+ */
+export function configSchemaWith(
+  platformSlices: Readonly<Record<string, z.ZodType>> = {},
+): z.ZodType<GatewayConfig> {
+  return configSchemaOf(
+    platformsSchema.extend(platformSlices),
+  ) as unknown as z.ZodType<GatewayConfig>;
+}
 
 /** The whole validated config, defaults filled in. */
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -253,7 +274,9 @@ export function agentForRoute(
   };
 }
 
-/** The JSON Schema of the config file, for editors and `config schema`. */
-export function configJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
+/** The JSON Schema of the config file with the plugins' slices, for editors and `config schema`. */
+export function configJsonSchema(
+  platformSlices: Readonly<Record<string, z.ZodType>> = {},
+): Record<string, unknown> {
+  return z.toJSONSchema(configSchemaWith(platformSlices), { io: 'input', unrepresentable: 'any' });
 }

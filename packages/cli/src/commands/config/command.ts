@@ -1,5 +1,13 @@
 /** `webhook-gateway config validate|schema`: check a config as the gateway would; print its schema. */
-import { configJsonSchema } from '@webhook-gateway/core';
+import {
+  configJsonSchema,
+  errorMessage,
+  loadConfig,
+  platformSlicesOf,
+  resolveHome,
+  type LoadedPlugin,
+} from '@webhook-gateway/core';
+import { builtinPlugins, loadPlugins } from '../../builtin-plugins.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatProblem } from '../../config-problems.js';
@@ -37,6 +45,29 @@ async function validate(raw: unknown): Promise<void> {
   if (result.problems.length > 0) process.exitCode = 1;
 }
 
+const schemaOptionsSchema = z.object({
+  home: z.string().min(1).optional(),
+  config: z.string().min(1).optional(),
+});
+
+/** The schema of core, the built-ins and the plugins the config lists (when it loads). */
+async function printSchema(raw: unknown): Promise<void> {
+  const options = schemaOptionsSchema.parse(raw);
+  let plugins: LoadedPlugin[];
+  try {
+    const home = resolveHome(options.home);
+    plugins = (await loadConfig({ home, configFile: options.config, loadPlugins })).plugins;
+  } catch (error) {
+    // The schema is what helps fix a broken config: print it with the built-ins' settings.
+    process.stderr.write(
+      `the config did not load (${errorMessage(error).split('\n')[0]}); the schema has the built-in plugins' settings only\n`,
+    );
+    plugins = builtinPlugins();
+  }
+  const slices = platformSlicesOf(plugins.map((loaded) => loaded.plugin));
+  process.stdout.write(`${JSON.stringify(configJsonSchema(slices), null, 2)}\n`);
+}
+
 export function registerConfigCommands(program: Command): void {
   const config = program.command('config').description('check the config, print its JSON Schema');
 
@@ -50,10 +81,13 @@ export function registerConfigCommands(program: Command): void {
       await validate(options);
     });
 
-  config
-    .command('schema')
-    .description('print the JSON Schema of config.yaml (for editors)')
-    .action(() => {
-      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
-    });
+  addHomeOptions(
+    config
+      .command('schema')
+      .description(
+        "print the JSON Schema of config.yaml (for editors), with the settings of the config's plugins",
+      ),
+  ).action(async (options: unknown) => {
+    await printSchema(options);
+  });
 }

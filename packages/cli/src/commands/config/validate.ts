@@ -30,15 +30,14 @@ export async function validateConfigFile(options: {
   const file = resolveConfigPath(home, options.config);
   let loaded;
   try {
-    loaded = await loadConfig({ home, configFile: options.config });
+    loaded = await loadConfig({ home, configFile: options.config, loadPlugins });
   } catch (error) {
     return { file, exists: fs.existsSync(file), problems: problemsFromError(error) };
   }
   const exists = loaded.path !== undefined;
   let problems: ConfigProblem[];
   try {
-    const plugins = await loadPlugins(loaded.config.plugins, loaded.dir);
-    problems = await gatewayProblems(loaded.config, { home, plugins });
+    problems = await gatewayProblems(loaded.config, { home, plugins: loaded.plugins });
   } catch (error) {
     problems = problemsFromError(error);
   }

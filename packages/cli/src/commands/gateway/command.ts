@@ -8,7 +8,6 @@ import {
   type LogLevel,
 } from '@webhook-gateway/core';
 import { Option, type Command } from 'commander';
-import { loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
 import { loadContext } from '../../context.js';
 import { addHomeOptions, type HomeOptions } from '../../home-options.js';
@@ -36,7 +35,7 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
   // pino flushes its file at exit and throws if the file is not open yet: wait for it.
   await logger.ready;
   const store = await openStore(context.config.store, context.home, { longRunning: true });
-  const plugins = await loadPlugins(context.config.plugins, context.dir);
+  const { plugins } = context;
 
   let gateway;
   try {

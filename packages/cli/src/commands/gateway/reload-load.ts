@@ -6,6 +6,7 @@ import {
   resolveConfigPath,
   type GatewayConfig,
 } from '@webhook-gateway/core';
+import { loadPlugins } from '../../builtin-plugins.js';
 
 /** The validated config in `--config FILE` or `<home>/config.yaml`; throws `ConfigError`. */
 export async function loadConfigForReload(
@@ -16,7 +17,7 @@ export async function loadConfigForReload(
   if (!fs.existsSync(file)) {
     throw new ConfigError([{ path: file, message: 'config file not found' }]);
   }
-  return (await loadConfig({ home, configFile: file })).config;
+  return (await loadConfig({ home, configFile: file, loadPlugins })).config;
 }
 
 /** `WEBHOOK_GATEWAY_WATCH_CONFIG=0` (or false/off/no) turns the file watcher off; SIGHUP still reloads. */

@@ -1,7 +1,8 @@
 /** Writes a new gateway home: config.yaml (mode 0600), its JSON Schema, an example skill. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configJsonSchema } from '@webhook-gateway/core';
+import { configJsonSchema, platformSlicesOf } from '@webhook-gateway/core';
+import { builtinPlugins } from '../../builtin-plugins.js';
 import { EXAMPLE_SKILL_NAME, EXAMPLE_SKILL_TEXT } from './skill.js';
 import { SCHEMA_FILE_NAME, initConfigYaml } from './template.js';
 
@@ -48,7 +49,8 @@ export function writeInitFiles(options: {
   files.push({ file: configFile, mode: 0o600, written: true });
 
   const schemaFile = path.join(options.home, SCHEMA_FILE_NAME);
-  writeAtomically(schemaFile, `${JSON.stringify(configJsonSchema(), null, 2)}\n`, 0o644);
+  const slices = platformSlicesOf(builtinPlugins().map((loaded) => loaded.plugin));
+  writeAtomically(schemaFile, `${JSON.stringify(configJsonSchema(slices), null, 2)}\n`, 0o644);
   files.push({ file: schemaFile, mode: 0o644, written: true });
 
   const skillFile = path.join(options.home, 'skills', EXAMPLE_SKILL_NAME, 'SKILL.md');

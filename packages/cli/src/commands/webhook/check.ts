@@ -3,9 +3,8 @@
  * installed, its platform is enabled and has somewhere to send, its secret is allowed on this bind.
  */
 import {
-  corePlugin,
   createHooks,
-  setupPlugin,
+  setUpPlugins,
   silentLogger,
   subscriptionToRoute,
   type ConfigProblem,
@@ -15,22 +14,19 @@ import {
 } from '@webhook-gateway/core';
 import { gatewayProblems } from '../../config-check.js';
 
-/** True when the core or a plugin delivers to `target` (set up without serving). */
+/** True when the core or a plugin delivers to `target` (set up as the gateway does, not serving). */
 export async function isInstalledTarget(
   target: string,
   options: { config: GatewayConfig; home: string; plugins: LoadedPlugin[] },
 ): Promise<boolean> {
   const hooks = createHooks();
-  const all = [{ plugin: corePlugin, options: undefined }, ...options.plugins];
-  for (const loaded of all) {
-    await setupPlugin(loaded, {
-      hooks,
-      log: silentLogger(),
-      config: options.config,
-      home: options.home,
-      serving: false,
-    });
-  }
+  await setUpPlugins(options.plugins, {
+    hooks,
+    log: silentLogger(),
+    config: options.config,
+    home: options.home,
+    serving: false,
+  });
   return hooks.deliver.get(target)?.isUsed() ?? false;
 }
 

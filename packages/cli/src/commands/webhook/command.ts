@@ -4,7 +4,6 @@
  */
 import { maskSecret, type Subscription } from '@webhook-gateway/core';
 import type { Command } from 'commander';
-import { loadPlugins } from '../../builtin-plugins.js';
 import type { CommandContext } from '../../context.js';
 import { addHomeOptions } from '../../home-options.js';
 import { SHORT_SECRET_LENGTH, generateSecret } from '../../secret.js';
@@ -66,7 +65,7 @@ async function subscribe(nameArgument: string, raw: unknown): Promise<void> {
   const name = parseName(nameArgument);
   const options: SubscribeOptions = parseOptions(subscribeOptionsSchema, raw);
   const context = await loadWebhookContext(options);
-  const plugins = await loadPlugins(context.config.plugins, context.dir);
+  const { plugins } = context;
   const checkWith = { config: context.config, home: context.home, plugins };
   const deliver = options.deliver === undefined ? undefined : canonicalTarget(options.deliver);
   if (deliver !== undefined && !(await isInstalledTarget(deliver, checkWith))) {

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseConfig } from './config/load.js';
+import { ConfigError } from './errors.js';
+import { createHooks } from './hooks.js';
+import { silentLogger } from './logger.js';
+import { definePlugin, platformSlicesOf } from './plugin.js';
+import { setupPlugin } from './plugin-loader.js';
+
+const pager = definePlugin({
+  name: '@acme/pager',
+  provides: { targets: ['pager'] },
+  platforms: { pager: z.strictObject({ url: z.url(), retries: z.int().default(2) }) },
+  setup({ hooks, settings }) {
+    hooks.deliver.for('pager').tapPromise('@acme/pager', async () => {
+      seen.push(settings.pager);
+    });
+  },
+});
+const seen: unknown[] = [];
+
+function context(config = parseConfig({}, {})) {
+  return { hooks: createHooks(), log: silentLogger(), config, home: '/tmp', serving: false };
+}
+
+describe('plugin settings slices', () => {
+  it("validate a plugin's slice with the config, naming the key path of a bad value", () => {
+    const parse = () =>
+      parseConfig({ platforms: { pager: { url: 'nope', retries: 1.5 } } }, {}, [pager]);
+    expect(parse).toThrow(ConfigError);
+    const problems = (() => {
+      try {
+        parse();
+      } catch (error) {
+        return (error as ConfigError).problems.map((problem) => problem.path);
+      }
+    })();
+    expect(problems).toEqual(['platforms.pager.url', 'platforms.pager.retries']);
+  });
+
+  it('hand setup its slice, validated and defaulted', async () => {
+    const config = parseConfig({ platforms: { pager: { url: 'http://127.0.0.1:9/' } } }, {}, [
+      pager,
+    ]);
+    const ctx = context(config);
+    await setupPlugin({ plugin: pager, options: undefined }, ctx);
+    await ctx.hooks.deliver.get('pager')?.promise({} as never);
+    expect(seen.at(-1)).toEqual({ url: 'http://127.0.0.1:9/', retries: 2 });
+  });
+
+  it('refuse a slice that two plugins own, naming both', () => {
+    const other = definePlugin({ ...pager, name: '@acme/other-pager' });
+    expect(() => platformSlicesOf([pager, other])).toThrow(
+      'plugins @acme/pager and @acme/other-pager both own platforms.pager',
+    );
+  });
+});
+
+describe('provides', () => {
+  it('is checked after setup: a declared target the plugin did not tap is its error', async () => {
+    const forgetful = definePlugin({
+      name: '@acme/forgetful',
+      provides: { targets: ['pager'], runners: ['llm'] },
+      setup() {},
+    });
+    await expect(setupPlugin({ plugin: forgetful, options: undefined }, context())).rejects.toThrow(
+      'plugin @acme/forgetful: declares target "pager", runner "llm" in provides, but its setup did not tap them',
+    );
+  });
+});
