@@ -1,4 +1,5 @@
-/** The prompt template, the `command` agent and the `log` target, through the running gateway. */
+/** The prompt template, skills, the `command` agent and the `log` target, through the running gateway. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,7 @@ import { readAgentRecords, recordingAgent } from '../support/records.js';
 import { fixture, newDeliveryId, sendForge } from '../support/requests.js';
 
 const SECRET = 'template-secret-1234567';
+const SKILL = '# Review\n\nQuote the lines you comment on.\n';
 let gateway: StartedGateway;
 let agentLog: string;
 
@@ -22,6 +24,8 @@ const TEMPLATE =
 beforeAll(async () => {
   const home = makeHome();
   agentLog = path.join(home, 'agent.jsonl');
+  fs.mkdirSync(path.join(home, 'skills', 'x'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'skills', 'x', 'SKILL.md'), SKILL);
   gateway = await startGateway({
     home,
     config: {
@@ -34,6 +38,12 @@ beforeAll(async () => {
               templated: { prompt: TEMPLATE },
               plain: {},
               reexpand: { prompt: 'title: {title}' },
+              skilled: { prompt: 'Review PR #{number}', skills: ['missing-one', 'x'] },
+              'skilled-dry-run': {
+                prompt: 'Review PR #{number}',
+                skills: ['x'],
+                agent: { runner: 'dry-run' },
+              },
             },
           },
         },
@@ -104,6 +114,47 @@ describe('command agent', () => {
     expect(record.route).toBe('plain');
     expect(record.event).toBe('issues');
     expect(record.deliveryId).toMatch(/^\d+-\d+-\d+$/);
+  });
+});
+
+describe('skills', () => {
+  it("gives a command agent the route's first skill found before the template output, and warns about the one missing before it", async () => {
+    const record = await runAndRecord('skilled', '{"number":7}', 'pull_request');
+    // Not framed: the command runner's program gets the template output as it was made.
+    expect(record.prompt).toBe(
+      'Skill "x":\n# Review\n\nQuote the lines you comment on.\n\nReview PR #7',
+    );
+    const warning = await waitFor(
+      () =>
+        gateway
+          .logLines()
+          .find(
+            (l) => l.delivery_id === record.deliveryId && String(l.msg).includes('missing-one'),
+          ),
+      'the missing-skill warning',
+    );
+    expect(warning).toMatchObject({ route: 'skilled', level: 40 });
+    expect(String(warning.msg)).toMatch(/^skill "missing-one" was not found/);
+  });
+
+  it('answers a dry-run with the skill and the template output, unframed', async () => {
+    const deliveryId = newDeliveryId();
+    const body = '{"number":8}';
+    const sent = await sendForge(gateway.url, 'skilled-dry-run', {
+      body,
+      secret: SECRET,
+      event: 'pull_request',
+      deliveryId,
+    });
+    expect(sent.status).toBe(202);
+    const line = await waitFor(
+      () =>
+        gateway.logLines().find((l) => l.msg === 'agent answer' && l.delivery_id === deliveryId),
+      'the dry-run answer in the log',
+    );
+    expect(line.answer).toBe(
+      'Skill "x":\n# Review\n\nQuote the lines you comment on.\n\nReview PR #8',
+    );
   });
 });
 

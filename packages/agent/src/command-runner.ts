@@ -1,6 +1,7 @@
 /**
- * The `command` runner (DESIGN §7): spawns the configured program with the prompt on stdin; its
- * stdout is the answer, a non-zero exit a failure.
+ * The `command` runner (DESIGN §7): spawns the configured program with the rendered prompt (the
+ * route's skill, then the template's output; not framed, see framing.ts) on stdin; its stdout is
+ * the answer, a non-zero exit a failure.
  */
 import { execa } from 'execa';
 import type { RunRequest, RunResult } from '@webhook-gateway/core';

@@ -1,4 +1,7 @@
-/** The `dry-run` runner: the answer is the rendered prompt. The default when no agent is set. */
+/**
+ * The `dry-run` runner: the answer is the rendered prompt (the template's output, after the
+ * route's skill; not framed, see framing.ts). The default when no agent is set.
+ */
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 
 export async function runDryRun(request: RunRequest): Promise<RunResult> {

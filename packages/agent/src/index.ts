@@ -1,22 +1,30 @@
-/** @webhook-gateway/agent: the agent runners (dry-run, command, openai) on the `run` hook. */
+/**
+ * @webhook-gateway/agent: the agent runners (dry-run, command, openai) on the `run` hook, and
+ * what renders their prompt (skills, framing) on the `render` hook.
+ */
 import { definePlugin, type GatewayPlugin } from '@webhook-gateway/core';
 import { runCommand } from './command-runner.js';
 import { runDryRun } from './dry-run.js';
 import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
+import { tapRender, type RenderTapDeps } from './render-taps.js';
 import { localTerminalWarning, openAISetupProblems } from './setup-checks.js';
 import { pruneWorkDirs } from './work-dir.js';
 
 export const AGENT_PLUGIN_NAME = '@webhook-gateway/agent';
 
 export { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
+export { RENDER_STAGES, type RenderTapDeps } from './render-taps.js';
 export type { RetryPolicy } from './retry.js';
 
 /**
- * The agent plugin with swapped dependencies (tests: a fast retry policy, a given env).
+ * The agent plugin with swapped dependencies (tests: a fast retry policy, a given env, a fixed
+ * nonce).
  *
  * @example createAgentPlugin({ retry: { retries: 3, baseDelayMs: 5, maxDelayMs: 50 } })
  */
-export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<undefined> {
+export function createAgentPlugin(
+  deps: OpenAIRunnerDeps & RenderTapDeps = {},
+): GatewayPlugin<undefined> {
   return definePlugin({
     name: AGENT_PLUGIN_NAME,
     provides: { runners: ['dry-run', 'command', 'openai'] },
@@ -27,6 +35,7 @@ export function createAgentPlugin(deps: OpenAIRunnerDeps = {}): GatewayPlugin<un
         const warning = localTerminalWarning(config);
         if (warning) log.warn(warning);
       }
+      tapRender(hooks.render, AGENT_PLUGIN_NAME, deps);
       hooks.run.for('dry-run').tapPromise(AGENT_PLUGIN_NAME, runDryRun);
       hooks.run.for('command').tapPromise(AGENT_PLUGIN_NAME, runCommand);
       hooks.run.for('openai').tapPromise(AGENT_PLUGIN_NAME, (request) => runOpenAI(request, deps));

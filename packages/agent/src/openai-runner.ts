@@ -1,17 +1,16 @@
 /**
  * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
  * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` until it
- * answers without tool calls; that message's content is the answer.
+ * answers without tool calls; that message's content is the answer. The rendered prompt (skill,
+ * framed event data) is the user message as it is.
  */
-import { randomBytes } from 'node:crypto';
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
-import { buildSystemPrompt, buildUserMessage, eventDataMarkers } from './framing.js';
 import { openAISettings } from './openai-settings.js';
 import type { RetryPolicy } from './retry.js';
-import { loadSkill, skillDirs } from './skills.js';
+import { buildSystemPrompt } from './system-prompt.js';
 import { answerToolCall, type ToolCallContext } from './tool-calls.js';
 import { TERMINAL_TOOL } from './terminal-tool.js';
 
@@ -38,31 +37,15 @@ export async function runOpenAI(
   const env = deps.env ?? process.env;
   const settings = openAISettings(request.agent, env);
   const { log, signal } = request;
-  const skill = await loadSkill(
-    request.routeConfig.skills,
-    skillDirs(request.home, request.agent.skills_dirs),
-    log,
-  );
-  const markers = eventDataMarkers(randomBytes(6).toString('hex'));
   const messages: ChatMessage[] = [
     {
       role: 'system',
       content: buildSystemPrompt({
-        markers,
         terminal: settings.terminal.enabled,
         addition: settings.systemPrompt,
-        skill,
       }),
     },
-    {
-      role: 'user',
-      content: buildUserMessage({
-        markers,
-        prompt: request.prompt,
-        route: request.delivery.route,
-        event: request.delivery.event,
-      }),
-    },
+    { role: 'user', content: request.prompt },
   ];
   const endpoint: ChatEndpoint = {
     baseUrl: settings.baseUrl,

@@ -1,12 +1,13 @@
 /**
  * Skills: `<dir>/<name>/SKILL.md`, looked up in `<home>/skills` and then each of
  * `agent.skills_dirs`. Of a route's `skills` list the first one found is the skill; the names
- * before it are missing, the ones after it are never read, and skills are never combined.
+ * before it are missing, the ones after it are never read, and skills are never combined. The
+ * skill goes at the head of the prompt every runner gets.
  */
 import fs from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '@webhook-gateway/core';
+import type { Logger, RenderContext } from '@webhook-gateway/core';
 
 /** The skill chosen for a route, and the names that were looked for in vain before it. */
 export interface SkillChoice {
@@ -14,7 +15,7 @@ export interface SkillChoice {
   missing: string[];
 }
 
-/** A skill loaded into the system prompt. */
+/** A skill loaded for a run. */
 export interface Skill {
   name: string;
   text: string;
@@ -79,4 +80,25 @@ export async function loadSkill(
   if (!choice.found) return undefined;
   const text = await fs.readFile(choice.found.file, 'utf8');
   return { name: choice.found.name, text };
+}
+
+/**
+ * The prompt with the skill before it, under a line naming it; the prompt as it is without one.
+ *
+ * @example withSkill('Review PR #2', { name: 'code-review', text: 'Look for bugs.\n' })
+ * // 'Skill "code-review":\nLook for bugs.\n\nReview PR #2'
+ */
+export function withSkill(prompt: string, skill: Skill | undefined): string {
+  if (!skill) return prompt;
+  return `Skill "${skill.name}":\n${skill.text.trim()}\n\n${prompt}`;
+}
+
+/** The skills tap on `render`: loads the route's skill (once per render) and puts it first. */
+export async function addRouteSkill(prompt: string, context: RenderContext): Promise<string> {
+  const skill = await loadSkill(
+    context.routeConfig.skills,
+    skillDirs(context.home, context.agent.skills_dirs),
+    context.log,
+  );
+  return withSkill(prompt, skill);
 }

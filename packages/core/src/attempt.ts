@@ -129,6 +129,7 @@ export async function runAttempt(
         delivery: record,
         routeConfig,
         agent,
+        home: deps.home,
         log,
       });
       savePrompt({ prompt });

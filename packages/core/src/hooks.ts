@@ -47,6 +47,8 @@ export interface RenderContext {
   delivery: DeliveryRecord;
   routeConfig: RouteConfig;
   agent: AgentConfig;
+  /** Gateway home: skills are looked up under it. */
+  home: string;
   log: Logger;
 }
 
@@ -119,7 +121,10 @@ export interface GatewayHooks {
   readonly authenticate: AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>;
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
   readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
-  /** Prompt text in, prompt text out (skills, framing). */
+  /**
+   * Prompt text in, prompt text out: the route's template output on its way to the runner
+   * (the agent plugin adds skills and framing; the `stage` of a tap says where it runs).
+   */
   readonly render: AsyncSeriesWaterfallHook<[string, RenderContext]>;
   /** One hook per runner name (`dry-run`, `command`, `openai`, …): the route's runner answers. */
   readonly run: HookMap<AsyncSeriesBailHook<[RunRequest], RunResult | undefined>>;
