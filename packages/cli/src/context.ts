@@ -1,6 +1,6 @@
 /** What most commands need: the home, the validated config, and a way to open the store. */
 import fs from 'node:fs';
-import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core';
+import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core/runtime';
 import type { HomeOptions } from './home-options.js';
 
 export interface CommandContext extends LoadedConfig {

@@ -1,5 +1,5 @@
 /** `webhook-gateway config validate|schema`: check a config as the gateway would; print its schema. */
-import { configJsonSchema } from '@webhook-gateway/core';
+import { configJsonSchema } from '@webhook-gateway/core/runtime';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatProblem } from '../../config-problems.js';

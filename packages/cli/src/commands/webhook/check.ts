@@ -3,16 +3,18 @@
  * installed, its platform is enabled and has somewhere to send, its secret is allowed on this bind.
  */
 import {
-  corePlugin,
   createHooks,
-  setupPlugin,
   silentLogger,
-  subscriptionToRoute,
   type ConfigProblem,
   type GatewayConfig,
-  type LoadedPlugin,
   type Subscription,
 } from '@webhook-gateway/core';
+import {
+  corePlugin,
+  setupPlugin,
+  subscriptionToRoute,
+  type LoadedPlugin,
+} from '@webhook-gateway/core/runtime';
 import { gatewayProblems } from '../../config-check.js';
 
 /** True when the core or a plugin delivers to `target` (set up without serving). */
