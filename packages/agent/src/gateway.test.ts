@@ -2,14 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import {
-  MemoryStore,
-  createGateway,
   definePlugin,
   parseConfig,
   silentLogger,
   type DeliveryRecord,
-  type Gateway,
 } from '@webhook-gateway/core';
+import { MemoryStore, createGateway, type Gateway } from '@webhook-gateway/core/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventDataMarkers, frameEventData } from './framing.js';
 import agentPlugin, { createAgentPlugin } from './index.js';

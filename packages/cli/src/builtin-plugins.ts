@@ -1,5 +1,5 @@
 /** The plugins every gateway has; `plugins:` in config adds to these. */
-import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gateway/core';
+import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gateway/core/runtime';
 import agent from '@webhook-gateway/agent';
 import altforgeAuth from '@webhook-gateway/auth-altforge';
 import forgeAuth from '@webhook-gateway/auth-forge';

@@ -3,14 +3,8 @@
  * `createGateway` sets up the plugins and runs its checks on a throwaway memory store, and nothing
  * listens.
  */
-import {
-  MemoryStore,
-  createGateway,
-  silentLogger,
-  type ConfigProblem,
-  type GatewayConfig,
-  type LoadedPlugin,
-} from '@webhook-gateway/core';
+import { silentLogger, type ConfigProblem, type GatewayConfig } from '@webhook-gateway/core';
+import { MemoryStore, createGateway, type LoadedPlugin } from '@webhook-gateway/core/runtime';
 import { problemsFromError } from './config-problems.js';
 
 export interface CheckOptions {

@@ -1,4 +1,5 @@
-import { ConfigError, PluginError, StartupError } from '@webhook-gateway/core';
+import { ConfigError, StartupError } from '@webhook-gateway/core';
+import { PluginError } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, keyPathOf, problemsFromError } from './config-problems.js';
 

@@ -2,7 +2,8 @@
  * Any reason a config is refused (schema, startup checks, plugin setup) as problems with a key
  * path, so `config validate` and a rejected reload can print one line per problem.
  */
-import { ConfigError, PluginError, errorMessage, type ConfigProblem } from '@webhook-gateway/core';
+import { ConfigError, errorMessage, type ConfigProblem } from '@webhook-gateway/core';
+import { PluginError } from '@webhook-gateway/core/runtime';
 
 const TOP_LEVEL_KEYS = '(?:platforms|agent|store|plugins)';
 /** A key path at the end of a message, in parentheses: `… (platforms.webhook.extra.port)`. */

@@ -1,6 +1,6 @@
 /** What most commands need: the home, the plugins, and the config validated with their slices. */
 import fs from 'node:fs';
-import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core';
+import { loadConfig, resolveHome, type LoadedConfig } from '@webhook-gateway/core/runtime';
 import { loadPlugins } from './builtin-plugins.js';
 import type { HomeOptions } from './home-options.js';
 

@@ -1,6 +1,7 @@
 /** Opens the store config names: SQLite at `<home>/state.db` by default, or Redis at `store.url`. */
 import path from 'node:path';
-import { MemoryStore, StartupError, type Store, type StoreConfig } from '@webhook-gateway/core';
+import { StartupError, type Store } from '@webhook-gateway/core';
+import { MemoryStore, type StoreConfig } from '@webhook-gateway/core/runtime';
 
 /** `longRunning`: the gateway itself, not a one-off command (SQLite then checkpoints in the background). */
 export async function openStore(

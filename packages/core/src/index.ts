@@ -1,64 +1,98 @@
-/** @webhook-gateway/core: the receiver, hooks, config, plugin API and worker pool. */
-export * from './config/schema.js';
+/**
+ * @webhook-gateway/core: the plugin author's API (plugins, hooks, the config they read, the store
+ * contract). Running a gateway is `@webhook-gateway/core/runtime`; test helpers are
+ * `@webhook-gateway/core/testing`.
+ */
+
+// Declaring a plugin and what its `setup` receives.
 export {
-  loadConfig,
-  parseConfig,
-  resolveHome,
-  resolveConfigPath,
-  type LoadedConfig,
-  type PluginLoader,
-} from './config/load.js';
-export { expandEnv } from './config/env.js';
-export { formatKeyPath, problemsFromZod } from './config/key-path.js';
-export * from './errors.js';
-export * from './hooks.js';
-export * from './plugin.js';
-export { importPlugin, resolvePlugin, setupPlugin, type LoadedPlugin } from './plugin-loader.js';
-export * from './template.js';
-export * from './delivery.js';
-export * from './delivery-schema.js';
-export * from './store.js';
-export { MemoryStore } from './memory-store.js';
-export * from './headers.js';
-export { parsePayload, readPayload, readRawBody, BadBodyError, BodyTooLargeError } from './body.js';
-export type { ParsedPayload } from './body.js';
-export * from './rate-limit.js';
-export * from './route-filter.js';
+  definePlugin,
+  type GatewayPlugin,
+  type PluginDefinition,
+  type PluginProvides,
+  type PlatformSlices,
+  type SettingsOf,
+  type PluginContext,
+  type PluginInstance,
+  type QueueStats,
+} from './plugin.js';
+
+// The hooks a plugin taps, with each hook's request and verdict.
 export {
-  createRouteResolver,
-  routeSecrets,
-  subscriptionToRoute,
-  type RouteResolver,
-} from './routes.js';
-export { createReceiver } from './receiver.js';
-export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
-export { IntakePressure, type IntakeMonitor } from './intake-pressure.js';
+  createHooks,
+  type GatewayHooks,
+  type AuthRequest,
+  type AuthVerdict,
+  type FilterRequest,
+  type FilterVerdict,
+  type RenderContext,
+  type RunRequest,
+  type RunResult,
+  type DeliverRequest,
+  type RequestEvent,
+  type RequestOutcome,
+  type AttemptEvent,
+} from './hooks.js';
+
+// The config plugins read, and the parser that makes one (with defaults) in tests.
 export {
-  runAttempt,
-  createRunDelivery,
-  backoffDelay,
-  isPermanentError,
-  type AttemptDeps,
-  type AttemptOutcome,
-} from './attempt.js';
-export * from './queue.js';
-export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
-export {
-  isLoopbackHost,
-  securityProblems,
-  startupProblems,
-  targetProblems,
-  runnerProblems,
-} from './startup-checks.js';
-export { liveConfig, type LiveConfig } from './config/live.js';
-export { setUpPlugins } from './plugin-setup.js';
-export {
-  createLogger,
-  silentLogger,
-  maskSecret,
-  type Logger,
-  type LogLevel,
-  type GatewayLogger,
-} from './logger.js';
-export { corePlugin, CORE_PLUGIN_NAME } from './core-plugin.js';
+  agentForRoute,
+  type GatewayConfig,
+  type RouteConfig,
+  type AgentConfig,
+  type AgentOverrides,
+  type WebhookSettings,
+} from './config/schema.js';
+export { parseConfig } from './config/load.js';
+
+// Errors meant for people: what failed, where, and what to do.
+export { ConfigError, StartupError, errorMessage, type ConfigProblem } from './errors.js';
+
+// A delivery as the journal keeps it.
+export type {
+  DeliveryRecord,
+  NewDelivery,
+  DeliveryStatus,
+  AttemptRecord,
+  AgentAccounting,
+  ToolCallRecord,
+} from './delivery.js';
+
+// The contract a store meets, with the shared queue and rate limiter it may bring.
+export type { Store, AcceptResult, QueuedDelivery, DeliveryFilter, Subscription } from './store.js';
+export type {
+  DeliveryQueue,
+  QueueContext,
+  QueueLimits,
+  RunDelivery,
+  RunOutcome,
+  GatewayRole,
+} from './queue.js';
+export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
+
+// What every store implementation shares: a new row, its attempt log, the schemas of its columns.
+export { queuedRecord } from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
+export {
+  jsonTextSchema,
+  deliveryStatusSchema,
+  attemptLogSchema,
+  agentAccountingSchema,
+} from './delivery-schema.js';
+
+// The logger every plugin gets, and one that writes nothing (for tests).
+export { silentLogger, type Logger } from './logger.js';
+
+// Payload lookups targets use, and the rendering that makes a `DeliverRequest`'s `extra`.
+export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './template.js';
+
+// Header names and helpers of the auth schemes.
+export {
+  FORGE_SIGNATURE_HEADERS,
+  ALTFORGE_TOKEN_HEADERS,
+  firstHeader,
+  headerBytes,
+} from './headers.js';
+
+// Whether a bind address is loopback (plugins that listen or call out check it).
+export { isLoopbackHost } from './startup-checks.js';

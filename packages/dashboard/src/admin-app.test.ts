@@ -1,6 +1,7 @@
 /** The admin listener's answers over real loopback HTTP, with an in-memory journal. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, MemoryStore, silentLogger } from '@webhook-gateway/core';
+import { silentLogger } from '@webhook-gateway/core';
+import { configSchema, MemoryStore } from '@webhook-gateway/core/runtime';
 import { createAdminApp } from './admin-app.js';
 import { listenAdmin, type AdminServer } from './admin-server.js';
 import { createGatewayMetrics } from './metrics.js';

@@ -3,14 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  createGateway,
   definePlugin,
-  MemoryStore,
   parseConfig,
   silentLogger,
   type DeliveryRecord,
-  type Gateway,
 } from '@webhook-gateway/core';
+import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import plugin, { DELIVER_FORGE_COMMENT_PLUGIN_NAME } from './index.js';
 import { createFakeCli, GH_STDERR, type FakeCli } from './test-support/fake-cli.js';

@@ -1,16 +1,18 @@
 import {
-  corePlugin,
   createHooks,
-  createRouteResolver,
-  createRunDelivery,
-  liveConfig,
   parseConfig,
-  queueLimits,
   silentLogger,
   type DeliveryQueue,
   type GatewayRole,
   type RunRequest,
 } from '@webhook-gateway/core';
+import {
+  corePlugin,
+  createRouteResolver,
+  createRunDelivery,
+  liveConfig,
+  queueLimits,
+} from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from './redis-store.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';

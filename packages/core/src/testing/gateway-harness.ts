@@ -3,21 +3,19 @@
  * plugin under test and a runner plugin that always gives the same answer.
  */
 import {
-  MemoryStore,
-  createGateway,
   definePlugin,
   parseConfig,
   silentLogger,
   type DeliveryRecord,
-  type Gateway,
   type GatewayPlugin,
 } from '../index.js';
+import { MemoryStore, createGateway, type Gateway } from '../runtime.js';
 
 /**
  * The runner `fixed` (the harness's `agent.runner`): it answers every prompt with `answer` (the
  * real runners live in another package).
  */
-export function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {
+function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {
   return definePlugin({
     name: 'fixed-answer-runner',
     setup({ hooks }) {

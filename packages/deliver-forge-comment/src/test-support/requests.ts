@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import {
   parseConfig,
   renderDeliverExtra,
-  routeSchema,
   silentLogger,
   type DeliverRequest,
   type DeliveryRecord,
   type JsonObject,
 } from '@webhook-gateway/core';
+import { routeSchema } from '@webhook-gateway/core/runtime';
 
 const fixturesDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -1,12 +1,12 @@
 /** `webhook-gateway config validate|schema`: check a config as the gateway would; print its schema. */
+import { errorMessage } from '@webhook-gateway/core';
 import {
   configJsonSchema,
-  errorMessage,
   loadConfig,
   platformSlicesOf,
   resolveHome,
   type LoadedPlugin,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/core/runtime';
 import { builtinPlugins, loadPlugins } from '../../builtin-plugins.js';
 import type { Command } from 'commander';
 import { z } from 'zod';

@@ -1,12 +1,7 @@
 /** `config validate`: the config file read, expanded, parsed and checked as the gateway would. */
 import fs from 'node:fs';
-import {
-  loadConfig,
-  resolveConfigPath,
-  resolveHome,
-  type ConfigProblem,
-  type GatewayConfig,
-} from '@webhook-gateway/core';
+import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
+import { loadConfig, resolveConfigPath, resolveHome } from '@webhook-gateway/core/runtime';
 import { loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
 import { problemsFromError } from '../../config-problems.js';

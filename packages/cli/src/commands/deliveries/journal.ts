@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MemoryStore, type Store, type StoreConfig } from '@webhook-gateway/core';
+import type { Store } from '@webhook-gateway/core';
+import { MemoryStore, type StoreConfig } from '@webhook-gateway/core/runtime';
 import { loadContext } from '../../context.js';
 import type { HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';

@@ -1,4 +1,5 @@
-import { MemoryStore, type NewDelivery } from '@webhook-gateway/core';
+import type { NewDelivery } from '@webhook-gateway/core';
+import { MemoryStore } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { DeliveryNotFoundError, findDelivery, replayDelivery } from './replay.js';
 import { T0 } from './test-support/delivery-record.js';

@@ -1,12 +1,11 @@
 /** `webhook-gateway gateway`: load config and plugins, listen, run until a signal. */
+import { errorMessage, type GatewayRole } from '@webhook-gateway/core';
 import {
   createGateway,
   createLogger,
-  errorMessage,
   resolveConfigPath,
-  type GatewayRole,
   type LogLevel,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/core/runtime';
 import { Option, type Command } from 'commander';
 import { gatewayProblems } from '../../config-check.js';
 import { loadContext } from '../../context.js';

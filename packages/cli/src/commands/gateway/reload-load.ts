@@ -1,11 +1,7 @@
 /** Reads the config file for a reload: unlike a start, a missing file is an error, not the defaults. */
 import fs from 'node:fs';
-import {
-  ConfigError,
-  loadConfig,
-  resolveConfigPath,
-  type GatewayConfig,
-} from '@webhook-gateway/core';
+import { ConfigError, type GatewayConfig } from '@webhook-gateway/core';
+import { loadConfig, resolveConfigPath } from '@webhook-gateway/core/runtime';
 import { loadPlugins } from '../../builtin-plugins.js';
 
 /** The validated config in `--config FILE` or `<home>/config.yaml`; throws `ConfigError`. */

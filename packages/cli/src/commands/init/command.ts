@@ -1,5 +1,5 @@
 /** `webhook-gateway init`: a new gateway home with a commented config.yaml and an example skill. */
-import { resolveHome } from '@webhook-gateway/core';
+import { resolveHome } from '@webhook-gateway/core/runtime';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { addHomeOptions } from '../../home-options.js';

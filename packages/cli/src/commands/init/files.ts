@@ -1,7 +1,7 @@
 /** Writes a new gateway home: config.yaml (mode 0600), its JSON Schema, an example skill. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configJsonSchema, platformSlicesOf } from '@webhook-gateway/core';
+import { configJsonSchema, platformSlicesOf } from '@webhook-gateway/core/runtime';
 import { builtinPlugins } from '../../builtin-plugins.js';
 import { EXAMPLE_SKILL_NAME, EXAMPLE_SKILL_TEXT } from './skill.js';
 import { SCHEMA_FILE_NAME, initConfigYaml } from './template.js';

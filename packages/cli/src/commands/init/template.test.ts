@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type GatewayConfig } from '@webhook-gateway/core';
+import type { GatewayConfig } from '@webhook-gateway/core';
+import { loadConfig } from '@webhook-gateway/core/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtinPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';

@@ -4,14 +4,16 @@
  */
 import {
   createHooks,
-  setUpPlugins,
   silentLogger,
-  subscriptionToRoute,
   type ConfigProblem,
   type GatewayConfig,
-  type LoadedPlugin,
   type Subscription,
 } from '@webhook-gateway/core';
+import {
+  setUpPlugins,
+  subscriptionToRoute,
+  type LoadedPlugin,
+} from '@webhook-gateway/core/runtime';
 import { gatewayProblems } from '../../config-check.js';
 
 /** True when the core or a plugin delivers to `target` (set up as the gateway does, not serving). */

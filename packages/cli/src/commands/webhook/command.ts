@@ -2,7 +2,8 @@
  * `webhook-gateway webhook subscribe|list|remove|test`: dynamic subscriptions, routes kept in the
  * store instead of config.yaml. A running gateway serves a change from its next request.
  */
-import { maskSecret, type Subscription } from '@webhook-gateway/core';
+import type { Subscription } from '@webhook-gateway/core';
+import { maskSecret } from '@webhook-gateway/core/runtime';
 import type { Command } from 'commander';
 import type { CommandContext } from '../../context.js';
 import { addHomeOptions } from '../../home-options.js';

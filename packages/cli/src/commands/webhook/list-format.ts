@@ -1,5 +1,6 @@
 /** `webhook list` output: an aligned table for people, JSON for scripts; secrets masked in both. */
-import { maskSecret, type Subscription } from '@webhook-gateway/core';
+import type { Subscription } from '@webhook-gateway/core';
+import { maskSecret } from '@webhook-gateway/core/runtime';
 import { formatTable, formatTime } from '../../table.js';
 
 /** A subscription as `webhook list --json` prints it. */

@@ -1,5 +1,5 @@
 /** The delivery targets `--deliver` accepts, and their aliases. */
-import { PLATFORM_ALIASES, canonicalTargetName } from '@webhook-gateway/core';
+import { PLATFORM_ALIASES, canonicalTargetName } from '@webhook-gateway/core/runtime';
 
 /** Targets the built-in plugins install (DESIGN §8). */
 export const BUILTIN_TARGETS: readonly string[] = Object.freeze([

@@ -1,0 +1,47 @@
+/**
+ * `@webhook-gateway/core/runtime`: what a program that runs a gateway needs (the CLI, and tests
+ * that build one from its parts). Plugins import `@webhook-gateway/core`.
+ */
+
+// Assembling and running a gateway.
+export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+
+// Finding and reading the config file; its schemas (for `config schema`, and tests that parse a slice).
+export {
+  loadConfig,
+  resolveHome,
+  resolveConfigPath,
+  type LoadedConfig,
+  type PluginLoader,
+} from './config/load.js';
+export {
+  configSchema,
+  routeSchema,
+  configJsonSchema,
+  canonicalTargetName,
+  PLATFORM_ALIASES,
+  type PluginEntry,
+  type StoreConfig,
+} from './config/schema.js';
+
+// Loading plugins: core's own first, then each configured one.
+export { corePlugin } from './core-plugin.js';
+export { importPlugin, setupPlugin, type LoadedPlugin } from './plugin-loader.js';
+export { setUpPlugins } from './plugin-setup.js';
+export { platformSlicesOf } from './plugin.js';
+export { PluginError } from './errors.js';
+
+// The store for tests and one-off commands (nothing kept on disk).
+export { MemoryStore } from './memory-store.js';
+
+// The gateway's log file and console, and secrets shown in output.
+export { createLogger, maskSecret, type GatewayLogger, type LogLevel } from './logger.js';
+
+// Dynamic routes (`webhook subscribe`) as the receiver sees them.
+export { subscriptionToRoute } from './routes.js';
+
+// The pieces a shared queue runs with: one attempt, the live config, the limits, the routes.
+export { createRunDelivery, type AttemptDeps } from './attempt.js';
+export { liveConfig, type LiveConfig } from './config/live.js';
+export { queueLimits } from './queue.js';
+export { createRouteResolver, type RouteResolver } from './routes.js';
