@@ -7,14 +7,21 @@ import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
+import redisStore from '@webhook-gateway/store-redis/plugin';
+import sqliteStore from '@webhook-gateway/store-sqlite/plugin';
 
 export function builtinPlugins(): LoadedPlugin[] {
-  return [forgeAuth, altforgeAuth, agent, forgeComment, messenger, sms, dashboard].map(
-    (plugin) => ({
-      plugin,
-      options: undefined,
-    }),
-  );
+  return [
+    sqliteStore,
+    redisStore,
+    forgeAuth,
+    altforgeAuth,
+    agent,
+    forgeComment,
+    messenger,
+    sms,
+    dashboard,
+  ].map((plugin) => ({ plugin, options: undefined }));
 }
 
 /**

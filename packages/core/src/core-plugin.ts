@@ -1,4 +1,5 @@
 /** What core itself taps: the routing rules on `filter`, and the `log` target. */
+import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
 import { routeIgnoreReason } from './route-filter.js';
 
@@ -6,7 +7,9 @@ export const CORE_PLUGIN_NAME = '@webhook-gateway/core';
 
 export const corePlugin = definePlugin({
   name: CORE_PLUGIN_NAME,
-  provides: { targets: ['log'] },
+  provides: { targets: ['log'], stores: ['memory'] },
+  // Nothing kept on disk: for tests, and a gateway that may lose its journal.
+  stores: { memory: async () => new MemoryStore() },
   setup({ hooks }) {
     hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
       const reason = routeIgnoreReason(

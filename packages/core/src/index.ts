@@ -12,6 +12,7 @@ export {
   type PluginProvides,
   type PlatformSlices,
   type SettingsOf,
+  type StoreOpener,
   type PluginContext,
   type PluginInstance,
   type QueueStats,
@@ -42,6 +43,7 @@ export {
   type AgentConfig,
   type AgentOverrides,
   type WebhookSettings,
+  type StoreConfig,
 } from './config/schema.js';
 export { parseConfig } from './config/load.js';
 

@@ -120,6 +120,11 @@ function undeliveredProvides(plugin: GatewayPlugin<unknown>, hooks: GatewayHooks
       .filter((name) => !hooks.run.get(name)?.isUsed())
       .map((name) => `runner "${name}"`),
   ];
+  missing.push(
+    ...(provides.stores ?? [])
+      .filter((name) => plugin.stores?.[name] === undefined)
+      .map((name) => `store "${name}"`),
+  );
   const tappedAuthenticate = hooks.authenticate.taps.some((tap) => tap.name === plugin.name);
   if ((provides.schemes ?? []).length > 0 && !tappedAuthenticate) {
     missing.push(...(provides.schemes ?? []).map((name) => `scheme "${name}"`));

@@ -3,7 +3,7 @@
  * owns, an options schema, a `setup`.
  */
 import type { z } from 'zod';
-import type { GatewayConfig } from './config/schema.js';
+import type { GatewayConfig, StoreConfig } from './config/schema.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -51,6 +51,16 @@ export interface PluginProvides {
   readonly stores?: readonly string[];
 }
 
+/** Opens a store of one kind from the `store:` block; errors name the key to fix. */
+export type StoreOpener = (
+  settings: StoreConfig,
+  context: {
+    home: string;
+    /** The gateway itself, not a one-off command (a store may then work in the background). */
+    longRunning: boolean;
+  },
+) => Promise<Store>;
+
 /** The config slices a plugin owns, by key under `platforms:` (`pager` is `platforms.pager`). */
 export type PlatformSlices = Readonly<Record<string, z.ZodType>>;
 
@@ -71,6 +81,8 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
    * (a bad value names its key path), and part of `webhook-gateway config schema`.
    */
   platforms?: Slices;
+  /** The stores it provides, by `store.kind`; opened before any plugin is set up. */
+  stores?: Readonly<Record<string, StoreOpener>>;
   /** A pure check of the whole config once it is valid: problems with their key paths. */
   check?(config: GatewayConfig): ConfigProblem[];
   options?: z.ZodType<Options>;

@@ -31,6 +31,9 @@ export { setUpPlugins } from './plugin-setup.js';
 export { platformSlicesOf } from './plugin.js';
 export { PluginError } from './errors.js';
 
+// The store config names, opened through the plugin that provides its kind.
+export { openConfiguredStore } from './store-opener.js';
+
 // The store for tests and one-off commands (nothing kept on disk).
 export { MemoryStore } from './memory-store.js';
 

@@ -1,4 +1,5 @@
 /** The Redis store of webhook-gateway: a shared journal, de-duplication, rate limits and a BullMQ queue. */
+export { default, STORE_REDIS_PLUGIN_NAME } from './plugin.js';
 export { RedisStore, openRedisStore } from './redis-store.js';
 export type { RunView } from './queue-journal.js';
 export { RedisDeliveryQueue } from './delivery-queue.js';

@@ -31,7 +31,7 @@ export async function openJournal(options: HomeOptions): Promise<Store> {
   if (store.kind === 'sqlite' && !fs.existsSync(sqliteJournalPath(store, context.home))) {
     return new MemoryStore();
   }
-  return openStore(store, context.home);
+  return openStore(store, context);
 }
 
 /** Runs `use` with the journal open and closes it afterwards, whatever happens. */

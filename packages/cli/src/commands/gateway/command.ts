@@ -33,7 +33,7 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
   const { log } = logger;
   // pino flushes its file at exit and throws if the file is not open yet: wait for it.
   await logger.ready;
-  const store = await openStore(context.config.store, context.home, { longRunning: true });
+  const store = await openStore(context.config.store, context, { longRunning: true });
   const { plugins } = context;
 
   let gateway;

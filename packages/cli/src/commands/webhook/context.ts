@@ -31,7 +31,7 @@ export async function withStore<T>(
   context: CommandContext,
   work: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const store = await openStore(context.config.store, context.home);
+  const store = await openStore(context.config.store, context);
   try {
     return await work(store);
   } finally {
