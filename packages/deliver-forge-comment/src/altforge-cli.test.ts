@@ -1,9 +1,10 @@
-import { parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { altforgeEnv, altforgeNoteArgv } from './altforge-cli.js';
+import { altforgeSettingsSchema } from './settings.js';
 
+/** `platforms.altforge` as the plugin validates it. */
 const altforgeSettings = (altforge: Record<string, unknown>) =>
-  parseConfig({ platforms: { altforge } }, {}).platforms.altforge;
+  altforgeSettingsSchema.parse(altforge);
 
 describe('altforgeNoteArgv', () => {
   it('is `mr note <iid> --repo <path>`, the note going on stdin', () => {

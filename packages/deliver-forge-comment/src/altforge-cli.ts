@@ -2,11 +2,9 @@
  * How the altforge CLI (`glab`) is called for `altforge_comment`: argv, environment, and the
  * stderr texts that tell its failures apart.
  */
-import type { GatewayConfig } from '@webhook-gateway/core';
 import { ALTFORGE_TARGET, type AltforgeMergeRequest } from './altforge-target.js';
 import type { CliProfile } from './cli-profile.js';
-
-export type AltforgeSettings = GatewayConfig['platforms']['altforge'];
+import type { AltforgeSettings } from './settings.js';
 
 /** The altforge's limit on one note body, in characters. */
 export const ALTFORGE_NOTE_LIMIT = 1_000_000;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
+import { altforgeSettingsSchema } from './settings.js';
 import { createFakeCli, type FakeCli } from './test-support/fake-cli.js';
 import { isolateEnv } from './test-support/env.js';
 import { deliverRequest, fixture, type RequestOptions } from './test-support/requests.js';
@@ -23,19 +24,18 @@ afterEach(() => {
   restoreEnv();
 });
 
-/** An altforge_comment request for the merge-request fixture, sent to the fake glab. */
-function request(options: Partial<RequestOptions> & { altforge?: Record<string, unknown> } = {}) {
-  return deliverRequest({
-    payload: mergeRequestHook,
-    target: 'altforge_comment',
-    ...options,
-    platforms: { altforge: { cli: glab.path, ...options.altforge } },
-  });
+/** Delivers an altforge_comment request for the merge-request fixture to the fake glab. */
+function deliver(options: Partial<RequestOptions> & { altforge?: Record<string, unknown> } = {}) {
+  const { altforge, ...requestOptions } = options;
+  return deliverAltforgeComment(
+    deliverRequest({ payload: mergeRequestHook, target: 'altforge_comment', ...requestOptions }),
+    altforgeSettingsSchema.parse({ cli: glab.path, ...altforge }),
+  );
 }
 
 describe('altforge_comment through glab', () => {
   it("runs `glab mr note <iid> --repo <path>` with the answer on stdin, from the payload's fields", async () => {
-    await deliverAltforgeComment(request({ answer: 'Nice change.' }));
+    await deliver({ answer: 'Nice change.' });
     expect(glab.calls()).toEqual([
       {
         argv: ['mr', 'note', '1', '--repo', 'gitlabhq/gitlab-test'],
@@ -46,16 +46,14 @@ describe('altforge_comment through glab', () => {
   });
 
   it("takes the route's deliver_extra repo and mr_iid", async () => {
-    await deliverAltforgeComment(
-      request({ deliverExtra: { repo: 'group/sub/project', mr_iid: '{object_attributes.iid}' } }),
-    );
+    await deliver({
+      deliverExtra: { repo: 'group/sub/project', mr_iid: '{object_attributes.iid}' },
+    });
     expect(glab.calls()[0]?.argv).toEqual(['mr', 'note', '1', '--repo', 'group/sub/project']);
   });
 
   it('gives glab GITLAB_TOKEN and GITLAB_HOST from platforms.altforge', async () => {
-    await deliverAltforgeComment(
-      request({ altforge: { token: 'glpat-configured', host: 'gitlab.example.com' } }),
-    );
+    await deliver({ altforge: { token: 'glpat-configured', host: 'gitlab.example.com' } });
     expect(glab.calls()[0]?.env).toEqual({
       GITLAB_TOKEN: 'glpat-configured',
       GITLAB_HOST: 'gitlab.example.com',
@@ -63,8 +61,8 @@ describe('altforge_comment through glab', () => {
   });
 
   it('posts SKIP as it is, and a placeholder for an empty answer', async () => {
-    await deliverAltforgeComment(request({ answer: 'SKIP' }));
-    await deliverAltforgeComment(request({ answer: '\n' }));
+    await deliver({ answer: 'SKIP' });
+    await deliver({ answer: '\n' });
     expect(glab.calls().map((call) => call.stdin)).toEqual(['SKIP', EMPTY_ANSWER_PLACEHOLDER]);
   });
 
@@ -73,7 +71,7 @@ describe('altforge_comment through glab', () => {
       .map((word) => `${word} `.repeat(110_000).trim())
       .join('\n\n');
     expect(answer.length).toBeGreaterThan(1_000_000);
-    await deliverAltforgeComment(request({ answer }));
+    await deliver({ answer });
     const bodies = glab.calls().map((call) => call.stdin);
     expect(bodies).toHaveLength(2);
     expect(bodies[0]?.startsWith('(1/2)\n\nfirst ')).toBe(true);
@@ -82,9 +80,9 @@ describe('altforge_comment through glab', () => {
   });
 
   it('refuses an invalid project path without running glab', async () => {
-    await expect(
-      deliverAltforgeComment(request({ deliverExtra: { repo: 'just-a-name' } })),
-    ).rejects.toMatchObject({ reason: 'invalid-target' });
+    await expect(deliver({ deliverExtra: { repo: 'just-a-name' } })).rejects.toMatchObject({
+      reason: 'invalid-target',
+    });
     expect(glab.calls()).toEqual([]);
   });
 });
@@ -97,6 +95,7 @@ describe('altforge_comment failures', () => {
       await expect(
         deliverAltforgeComment(
           deliverRequest({ payload: mergeRequestHook, target: 'altforge_comment' }),
+          altforgeSettingsSchema.parse({}),
         ),
       ).rejects.toThrow(
         'altforge_comment: altforge CLI "glab" not found on PATH; install it or set platforms.altforge.cli',
@@ -113,9 +112,7 @@ describe('altforge_comment failures', () => {
       stderr:
         'ERROR: GET https://gitlab.com/api/v4/projects/gitlabhq%2Fgitlab-test/merge_requests/1: 401 {message: 401 Unauthorized}\n',
     });
-    const error = await deliverAltforgeComment(request({ altforge: { token: 'glpat-bad' } })).catch(
-      (e: unknown) => e,
-    );
+    const error = await deliver({ altforge: { token: 'glpat-bad' } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'not-authenticated' });
     expect((error as Error).message).toMatch(
       /auth login" on the gateway's machine or set platforms\.altforge\.token/,
@@ -125,7 +122,7 @@ describe('altforge_comment failures', () => {
 
   it("keeps glab's words when the project does not exist", async () => {
     glab.behave({ mode: 'fail', exitCode: 1, stderr: 'ERROR: 404 Project Not Found\n' });
-    await expect(deliverAltforgeComment(request())).rejects.toMatchObject({
+    await expect(deliver()).rejects.toMatchObject({
       reason: 'not-found',
       message: expect.stringContaining(
         'merge request !1 of gitlabhq/gitlab-test was not found on gitlab.com',
@@ -135,7 +132,7 @@ describe('altforge_comment failures', () => {
 
   it('stops a hanging glab after platforms.altforge.timeout_s and says so', async () => {
     glab.behave({ mode: 'hang' });
-    await expect(deliverAltforgeComment(request({ altforge: { timeout_s: 0.5 } }))).rejects.toThrow(
+    await expect(deliver({ altforge: { timeout_s: 0.5 } })).rejects.toThrow(
       /timed out after 0\.5 s; raise platforms\.altforge\.timeout_s/,
     );
   });

@@ -9,13 +9,17 @@ import {
 import { ALTFORGE_TARGET, resolveAltforgeMergeRequest } from './altforge-target.js';
 import { commentBodies } from './comment-bodies.js';
 import { postComments } from './post-comments.js';
+import type { AltforgeSettings } from './settings.js';
 
 /**
- * Runs `glab mr note <iid> --repo <path>` with the note on stdin, once per note body.
+ * Runs `glab mr note <iid> --repo <path>` with the note on stdin, once per note body, with the
+ * plugin's `platforms.altforge` settings.
  * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or glab fails.
  */
-export async function deliverAltforgeComment(request: DeliverRequest): Promise<void> {
-  const settings = request.config.platforms.altforge;
+export async function deliverAltforgeComment(
+  request: DeliverRequest,
+  settings: AltforgeSettings,
+): Promise<void> {
   const mergeRequest = resolveAltforgeMergeRequest(request.extra, request.delivery.payload);
   const bodies = commentBodies(request.answer, ALTFORGE_NOTE_LIMIT);
   await postComments({

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
+import { forgeSettingsSchema } from './settings.js';
 import { createFakeCli, GH_STDERR, type FakeCli } from './test-support/fake-cli.js';
 import { isolateEnv } from './test-support/env.js';
 import { deliverRequest, fixture, type RequestOptions } from './test-support/requests.js';
@@ -24,19 +25,18 @@ afterEach(() => {
   restoreEnv();
 });
 
-/** A forge_comment request for the opened-PR fixture, sent to the fake gh. */
-function request(options: Partial<RequestOptions> & { forge?: Record<string, unknown> } = {}) {
-  return deliverRequest({
-    payload: pullRequestOpened,
-    deliverExtra: fromPayload,
-    ...options,
-    platforms: { forge: { cli: gh.path, ...options.forge } },
-  });
+/** Delivers a forge_comment request for the opened-PR fixture to the fake gh. */
+function deliver(options: Partial<RequestOptions> & { forge?: Record<string, unknown> } = {}) {
+  const { forge, ...requestOptions } = options;
+  return deliverForgeComment(
+    deliverRequest({ payload: pullRequestOpened, deliverExtra: fromPayload, ...requestOptions }),
+    forgeSettingsSchema.parse({ cli: gh.path, ...forge }),
+  );
 }
 
 describe('forge_comment through gh', () => {
   it('runs `gh pr comment <n> --repo <owner/repo> --body-file -` with the answer on stdin', async () => {
-    await deliverForgeComment(request({ answer: 'Looks good to me.\n' }));
+    await deliver({ answer: 'Looks good to me.\n' });
     expect(gh.calls()).toEqual([
       {
         argv: ['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-'],
@@ -47,7 +47,7 @@ describe('forge_comment through gh', () => {
   });
 
   it("defaults to the payload's repository and number when the route sets no deliver_extra", async () => {
-    await deliverForgeComment(request({ deliverExtra: {} }));
+    await deliver({ deliverExtra: {} });
     expect(gh.calls()[0]?.argv).toEqual([
       'pr',
       'comment',
@@ -60,12 +60,12 @@ describe('forge_comment through gh', () => {
   });
 
   it('gives gh the configured token and host', async () => {
-    await deliverForgeComment(request({ forge: { token: 'ghp_configured', host: 'github.com' } }));
+    await deliver({ forge: { token: 'ghp_configured', host: 'github.com' } });
     expect(gh.calls()[0]?.env).toEqual({ GH_TOKEN: 'ghp_configured', GH_HOST: 'github.com' });
   });
 
   it('gives gh GH_ENTERPRISE_TOKEN too for an enterprise host', async () => {
-    await deliverForgeComment(request({ forge: { token: 'ghp_ent', host: 'ghe.example.com' } }));
+    await deliver({ forge: { token: 'ghp_ent', host: 'ghe.example.com' } });
     expect(gh.calls()[0]?.env).toEqual({
       GH_TOKEN: 'ghp_ent',
       GH_ENTERPRISE_TOKEN: 'ghp_ent',
@@ -77,13 +77,14 @@ describe('forge_comment through gh', () => {
     process.env.PATH = `${gh.dir}${path.delimiter}${process.env.PATH ?? ''}`;
     await deliverForgeComment(
       deliverRequest({ payload: pullRequestOpened, deliverExtra: fromPayload }),
+      forgeSettingsSchema.parse({}),
     );
     expect(gh.calls()).toHaveLength(1);
   });
 
   it('posts SKIP as it is, and a placeholder for an empty answer', async () => {
-    await deliverForgeComment(request({ answer: 'SKIP' }));
-    await deliverForgeComment(request({ answer: '' }));
+    await deliver({ answer: 'SKIP' });
+    await deliver({ answer: '' });
     expect(gh.calls().map((call) => call.stdin)).toEqual(['SKIP', EMPTY_ANSWER_PLACEHOLDER]);
   });
 
@@ -91,7 +92,7 @@ describe('forge_comment through gh', () => {
     const paragraph = (n: number) => `Paragraph ${n}: ${'lorem ipsum '.repeat(2500).trim()}`;
     const answer = [1, 2, 3, 4, 5, 6].map(paragraph).join('\n\n');
     expect(answer.length).toBeGreaterThan(2 * 65_536);
-    await deliverForgeComment(request({ answer }));
+    await deliver({ answer });
     const bodies = gh.calls().map((call) => call.stdin);
     expect(bodies).toHaveLength(3);
     bodies.forEach((body, i) => {
@@ -104,7 +105,7 @@ describe('forge_comment through gh', () => {
   it('says how many parts were posted when a later part fails', async () => {
     gh.behave({ mode: 'fail', exitCode: 1, stderr: 'HTTP 502: Bad Gateway\n', onCall: 2 });
     const answer = ['a', 'b', 'c'].map((c) => c.repeat(60_000)).join('\n\n');
-    await expect(deliverForgeComment(request({ answer }))).rejects.toMatchObject({
+    await expect(deliver({ answer })).rejects.toMatchObject({
       reason: 'cli-failed',
       message: expect.stringContaining('(comment 2 of 3; 1 already posted)') as unknown,
     });
@@ -115,7 +116,7 @@ describe('forge_comment through gh', () => {
 describe('forge_comment validation', () => {
   it('refuses a repo that is not owner/repo without running gh', async () => {
     await expect(
-      deliverForgeComment(request({ deliverExtra: { repo: 'not a repo', pr_number: '2' } })),
+      deliver({ deliverExtra: { repo: 'not a repo', pr_number: '2' } }),
     ).rejects.toMatchObject({
       reason: 'invalid-target',
       message: expect.stringContaining(
@@ -127,9 +128,7 @@ describe('forge_comment validation', () => {
 
   it('refuses an unrendered {number}, saying the payload has no such field', async () => {
     const issue = fixture('forge/issues_opened.json');
-    await expect(
-      deliverForgeComment(request({ payload: issue, deliverExtra: fromPayload })),
-    ).rejects.toThrow(
+    await expect(deliver({ payload: issue, deliverExtra: fromPayload })).rejects.toThrow(
       'forge_comment: deliver_extra.pr_number is "{number}", but the payload has no field "number"',
     );
     expect(gh.calls()).toEqual([]);
@@ -142,7 +141,10 @@ describe('forge_comment failures', () => {
     process.env.PATH = empty;
     try {
       await expect(
-        deliverForgeComment(deliverRequest({ payload: pullRequestOpened })),
+        deliverForgeComment(
+          deliverRequest({ payload: pullRequestOpened }),
+          forgeSettingsSchema.parse({}),
+        ),
       ).rejects.toMatchObject({
         reason: 'cli-not-installed',
         message:
@@ -155,14 +157,14 @@ describe('forge_comment failures', () => {
 
   it('says a configured path does not exist', async () => {
     const missing = path.join(gh.dir, 'no-such-gh');
-    await expect(deliverForgeComment(request({ forge: { cli: missing } }))).rejects.toThrow(
+    await expect(deliver({ forge: { cli: missing } })).rejects.toThrow(
       `forge CLI "${missing}" not found; install it or set platforms.forge.cli`,
     );
   });
 
   it('says to run gh auth login when gh has no credentials', async () => {
     gh.behave({ mode: 'fail', exitCode: 4, stderr: GH_STDERR.notLoggedIn });
-    const error = await deliverForgeComment(request()).catch((e: unknown) => e);
+    const error = await deliver().catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'not-authenticated' });
     expect((error as Error).message).toMatch(
       /^forge_comment: forge CLI ".*gh" is not authenticated to github.com: run ".*gh auth login" on the gateway's machine or set platforms.forge.token: To get started with GitHub CLI/,
@@ -175,9 +177,7 @@ describe('forge_comment failures', () => {
       exitCode: 1,
       stderr: `${GH_STDERR.badCredentials}debug: used token ghp_refused\n`,
     });
-    const error = await deliverForgeComment(request({ forge: { token: 'ghp_refused' } })).catch(
-      (e: unknown) => e,
-    );
+    const error = await deliver({ forge: { token: 'ghp_refused' } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'not-authenticated' });
     expect((error as Error).message).toContain('HTTP 401: Bad credentials');
     expect((error as Error).message).not.toContain('ghp_refused');
@@ -186,9 +186,7 @@ describe('forge_comment failures', () => {
 
   it("keeps gh's words when the repository does not exist", async () => {
     gh.behave({ mode: 'fail', exitCode: 1, stderr: GH_STDERR.repoNotFound });
-    await expect(
-      deliverForgeComment(request({ deliverExtra: { repo: 'o/r', pr_number: '2' } })),
-    ).rejects.toMatchObject({
+    await expect(deliver({ deliverExtra: { repo: 'o/r', pr_number: '2' } })).rejects.toMatchObject({
       reason: 'not-found',
       message: expect.stringContaining(
         "pull request #2 of o/r was not found on github.com (check the route's deliver_extra, and that the token can see the repository): GraphQL: Could not resolve to a Repository with the name 'o/r'. (repository)",
@@ -199,7 +197,7 @@ describe('forge_comment failures', () => {
   it("keeps gh's words when the pull request does not exist", async () => {
     gh.behave({ mode: 'fail', exitCode: 1, stderr: GH_STDERR.prNotFound });
     await expect(
-      deliverForgeComment(request({ deliverExtra: { repo: 'o/r', pr_number: '9999' } })),
+      deliver({ deliverExtra: { repo: 'o/r', pr_number: '9999' } }),
     ).rejects.toMatchObject({
       reason: 'not-found',
       message: expect.stringContaining(
@@ -211,28 +209,26 @@ describe('forge_comment failures', () => {
   it('stops a hanging gh after platforms.forge.timeout_s and says so', async () => {
     gh.behave({ mode: 'hang' });
     const started = Date.now();
-    await expect(deliverForgeComment(request({ forge: { timeout_s: 0.5 } }))).rejects.toMatchObject(
-      {
-        reason: 'timeout',
-        message: expect.stringMatching(
-          /timed out after 0\.5 s; raise platforms\.forge\.timeout_s/,
-        ) as unknown,
-      },
-    );
+    await expect(deliver({ forge: { timeout_s: 0.5 } })).rejects.toMatchObject({
+      reason: 'timeout',
+      message: expect.stringMatching(
+        /timed out after 0\.5 s; raise platforms\.forge\.timeout_s/,
+      ) as unknown,
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('stops gh when the delivery is aborted', async () => {
     gh.behave({ mode: 'hang' });
     const abort = new AbortController();
-    const delivering = deliverForgeComment(request({ signal: abort.signal }));
+    const delivering = deliver({ signal: abort.signal });
     setTimeout(() => abort.abort(new Error('gateway stopping')), 300);
     await expect(delivering).rejects.toMatchObject({ reason: 'canceled' });
   });
 
   it('gives the exit code and stderr of any other failure', async () => {
     gh.behave({ mode: 'fail', exitCode: 2, stderr: 'unknown flag: --body-file\n' });
-    await expect(deliverForgeComment(request())).rejects.toThrow(
+    await expect(deliver()).rejects.toThrow(
       /gh pr comment for pull request #2 of Codertocat\/Hello-World exited with code 2: unknown flag: --body-file$/,
     );
   });

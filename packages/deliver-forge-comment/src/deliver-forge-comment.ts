@@ -10,13 +10,17 @@ import {
 } from './forge-cli.js';
 import { FORGE_TARGET, resolveForgePullRequest } from './forge-target.js';
 import { postComments } from './post-comments.js';
+import type { ForgeSettings } from './settings.js';
 
 /**
- * Runs `gh pr comment <n> --repo <owner/repo> --body-file -` once per comment body.
+ * Runs `gh pr comment <n> --repo <owner/repo> --body-file -` once per comment body, with the
+ * plugin's `platforms.forge` settings.
  * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or gh fails.
  */
-export async function deliverForgeComment(request: DeliverRequest): Promise<void> {
-  const settings = request.config.platforms.forge;
+export async function deliverForgeComment(
+  request: DeliverRequest,
+  settings: ForgeSettings,
+): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
   const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT);
   await postComments({

@@ -1,9 +1,9 @@
-import { parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { forgeCommentArgv, forgeEnv, normalizeForgeHost } from './forge-cli.js';
+import { forgeSettingsSchema } from './settings.js';
 
-const forgeSettings = (forge: Record<string, unknown>) =>
-  parseConfig({ platforms: { forge } }, {}).platforms.forge;
+/** `platforms.forge` as the plugin validates it. */
+const forgeSettings = (forge: Record<string, unknown>) => forgeSettingsSchema.parse(forge);
 
 describe('forgeCommentArgv', () => {
   it('is `pr comment <n> --repo <owner/repo> --body-file -`', () => {

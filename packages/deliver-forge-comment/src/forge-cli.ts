@@ -2,11 +2,9 @@
  * How the forge CLI (`gh`) is called for `forge_comment`: argv, environment, and the stderr texts
  * that tell its failures apart.
  */
-import type { GatewayConfig } from '@webhook-gateway/core';
 import type { CliProfile } from './cli-profile.js';
 import { FORGE_TARGET, type ForgePullRequest } from './forge-target.js';
-
-export type ForgeSettings = GatewayConfig['platforms']['forge'];
+import type { ForgeSettings } from './settings.js';
 
 /** The forge's limit on one comment body, in characters. */
 export const FORGE_COMMENT_LIMIT = 65_536;

@@ -79,6 +79,7 @@ async function startGateway(): Promise<string> {
       },
     },
     {},
+    [plugin],
   );
   gateway = await createGateway({
     config,

@@ -7,11 +7,13 @@ import { ALTFORGE_TARGET } from './altforge-target.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
 import { FORGE_TARGET } from './forge-target.js';
+import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
 
 export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
 
 /**
- * Taps `hooks.deliver.for('forge_comment')` and `hooks.deliver.for('altforge_comment')`.
+ * Taps `hooks.deliver.for('forge_comment')` and `hooks.deliver.for('altforge_comment')`, and owns
+ * the `platforms.forge` and `platforms.altforge` config slices they read.
  *
  * @example
  * // config.yaml
@@ -23,13 +25,18 @@ export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge
 export default definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
   provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
-  setup({ hooks }) {
+  platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
+  setup({ hooks, settings }) {
     hooks.deliver
       .for(FORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, deliverForgeComment);
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
+        deliverForgeComment(request, settings.forge),
+      );
     hooks.deliver
       .for(ALTFORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, deliverAltforgeComment);
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
+        deliverAltforgeComment(request, settings.altforge),
+      );
   },
 });
 
@@ -50,5 +57,11 @@ export {
 } from './altforge-target.js';
 export { FORGE_COMMENT_LIMIT, forgeCommentArgv, forgeEnv } from './forge-cli.js';
 export { ALTFORGE_NOTE_LIMIT, altforgeNoteArgv, altforgeEnv } from './altforge-cli.js';
+export {
+  forgeSettingsSchema,
+  altforgeSettingsSchema,
+  type ForgeSettings,
+  type AltforgeSettings,
+} from './settings.js';
 export { deliverForgeComment } from './deliver-forge-comment.js';
 export { deliverAltforgeComment } from './deliver-altforge-comment.js';

@@ -133,22 +133,6 @@ export const platformsSchema = z.strictObject({
       extra: webhookExtraSchema.prefault({}),
     })
     .prefault({}),
-  forge: z
-    .strictObject({
-      cli: z.string().min(1).default('gh'),
-      host: z.string().min(1).optional(),
-      token: z.string().min(1).optional(),
-      timeout_s: z.number().positive().default(60),
-    })
-    .prefault({}),
-  altforge: z
-    .strictObject({
-      cli: z.string().min(1).default('glab'),
-      host: z.string().min(1).optional(),
-      token: z.string().min(1).optional(),
-      timeout_s: z.number().positive().default(60),
-    })
-    .prefault({}),
   messenger_a: z
     .strictObject({
       ...messengerBase,

@@ -33,14 +33,15 @@ export interface RequestOptions {
   /** The route's `deliver_extra` templates; rendered against the payload as the worker does. */
   deliverExtra?: Record<string, unknown>;
   answer?: string;
-  /** `platforms` of the config (`forge`, `altforge`). */
-  platforms?: Record<string, unknown>;
   signal?: AbortSignal;
 }
 
-/** A delivery request as the worker pool hands it to a target. */
+/**
+ * A delivery request as the worker pool hands it to a target. The target's own settings
+ * (`platforms.forge`, `platforms.altforge`) are not in it: the plugin passes them alongside.
+ */
 export function deliverRequest(options: RequestOptions): DeliverRequest {
-  const config = parseConfig({ platforms: options.platforms ?? {} }, {});
+  const config = parseConfig({}, {});
   const deliverExtra = options.deliverExtra ?? {};
   const routeConfig = routeSchema.parse({
     deliver: options.target ?? 'forge_comment',
