@@ -177,16 +177,6 @@ export const platformsSchema = z.strictObject({
       api_base: z.url().default('http://127.0.0.1:8080'),
     })
     .prefault({}),
-  sms: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      account_sid: z.string().min(1).optional(),
-      auth_token: z.string().min(1).optional(),
-      from: z.string().min(1).optional(),
-      home_number: z.string().min(1).optional(),
-      api_base: z.url().default('https://api.twilio.com'),
-    })
-    .prefault({}),
 });
 
 /** Renames alias keys (`telegram:`) to their canonical names before validation. */
