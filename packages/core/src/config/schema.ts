@@ -121,11 +121,6 @@ export const webhookExtraSchema = z.strictObject({
     .default({}),
 });
 
-const messengerBase = {
-  enabled: z.boolean().default(false),
-  home_channel: z.string().min(1).optional(),
-};
-
 export const platformsSchema = z.strictObject({
   webhook: z
     .strictObject({
@@ -147,34 +142,6 @@ export const platformsSchema = z.strictObject({
       host: z.string().min(1).optional(),
       token: z.string().min(1).optional(),
       timeout_s: z.number().positive().default(60),
-    })
-    .prefault({}),
-  messenger_a: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://api.telegram.org'),
-    })
-    .prefault({}),
-  messenger_b: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://discord.com'),
-    })
-    .prefault({}),
-  messenger_c: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://slack.com'),
-    })
-    .prefault({}),
-  messenger_d: z
-    .strictObject({
-      ...messengerBase,
-      number: z.string().min(1).optional(),
-      api_base: z.url().default('http://127.0.0.1:8080'),
     })
     .prefault({}),
 });
