@@ -5,8 +5,17 @@ import { gatewayProblems } from './config-check.js';
 
 const options = { home: '/tmp/config-check-home', plugins: builtinPlugins() };
 
+/** A config as the CLI reads one: the built-ins own their slices of `platforms:`. */
+function configOf(raw: unknown) {
+  return parseConfig(
+    raw,
+    {},
+    options.plugins.map(({ plugin }) => plugin),
+  );
+}
+
 function routes(extra: Record<string, unknown>) {
-  return parseConfig({ platforms: { webhook: { extra } } });
+  return configOf({ platforms: { webhook: { extra } } });
 }
 
 describe('gatewayProblems', () => {
@@ -56,7 +65,7 @@ describe('gatewayProblems', () => {
   });
 
   it("reports the agent plugin's refusal of an openai runner without a model", async () => {
-    const config = parseConfig({
+    const config = configOf({
       agent: { runner: 'openai', base_url: 'http://127.0.0.1:1/v1' },
       platforms: { webhook: { extra: { secret: 's' } } },
     });

@@ -1,18 +1,31 @@
-import { ConfigError, parseConfig, silentLogger, createHooks } from '@webhook-gateway/core';
+import {
+  ConfigError,
+  createHooks,
+  parseConfig,
+  silentLogger,
+  type GatewayConfig,
+} from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { messengerConfigProblems } from './config-problems.js';
 import plugin from './index.js';
+import { settingsIn } from './test-support/messenger-request.js';
 
 function config(platforms: Record<string, unknown>, routes: Record<string, unknown> = {}) {
   return parseConfig(
     { platforms: { ...platforms, webhook: { extra: { host: '127.0.0.1', secret: 'x', routes } } } },
     {},
+    [plugin],
   );
+}
+
+/** The problems of a config, with the settings the plugin's setup would get from it. */
+function problemsOf(cfg: GatewayConfig) {
+  return messengerConfigProblems(settingsIn(cfg), cfg);
 }
 
 describe('messengerConfigProblems', () => {
   it('names the route and the platform when a route delivers to a platform not enabled', () => {
-    const problems = messengerConfigProblems(config({}, { alerts: { deliver: 'telegram' } }));
+    const problems = problemsOf(config({}, { alerts: { deliver: 'telegram' } }));
     expect(problems).toEqual([
       {
         path: 'platforms.webhook.extra.routes.alerts.deliver',
@@ -22,7 +35,7 @@ describe('messengerConfigProblems', () => {
   });
 
   it('names the missing credential of an enabled platform', () => {
-    const problems = messengerConfigProblems(
+    const problems = problemsOf(
       config({
         discord: { enabled: true, home_channel: '1' },
         signal: { enabled: true, home_channel: '+1' },
@@ -38,7 +51,7 @@ describe('messengerConfigProblems', () => {
   });
 
   it('flags a route with no chat_id on a platform with no home_channel', () => {
-    const problems = messengerConfigProblems(
+    const problems = problemsOf(
       config({ slack: { enabled: true, token: 'xoxb-1' } }, { team: { deliver: 'messenger_c' } }),
     );
     expect(problems).toEqual([
@@ -62,13 +75,18 @@ describe('messengerConfigProblems', () => {
         l: { deliver: 'log' },
       },
     );
-    expect(messengerConfigProblems(cfg)).toEqual([]);
+    expect(problemsOf(cfg)).toEqual([]);
   });
 });
 
 describe('plugin setup', () => {
   const bad = config({}, { alerts: { deliver: 'messenger_b' } });
-  const context = { hooks: createHooks(), log: silentLogger(), home: '/tmp', settings: {} };
+  const context = {
+    hooks: createHooks(),
+    log: silentLogger(),
+    home: '/tmp',
+    settings: settingsIn(bad),
+  };
 
   it('throws a ConfigError when the gateway is about to serve', async () => {
     const setup = async () =>

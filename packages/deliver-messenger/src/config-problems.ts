@@ -5,14 +5,17 @@
  */
 import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
 import { PROTOCOLS, isMessengerTarget } from './protocols.js';
-import { platformSettings } from './platform-settings.js';
+import { platformSettings, type MessengerSettings } from './platform-settings.js';
 import type { MessengerTarget } from './protocol.js';
 
-/** Every messenger problem of a config, each with its key path; empty when all is well. */
-export function messengerConfigProblems(config: GatewayConfig): ConfigProblem[] {
+/** Every problem of the messenger settings and the config's routes, each with its key path. */
+export function messengerConfigProblems(
+  messengers: MessengerSettings,
+  config: GatewayConfig,
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const protocol of Object.values(PROTOCOLS)) {
-    const settings = platformSettings(config, protocol.target);
+    const settings = platformSettings(messengers, protocol.target);
     if (settings.enabled && settings.credential === undefined) {
       problems.push({
         path: `platforms.${protocol.target}.${protocol.credentialKey}`,
@@ -23,7 +26,7 @@ export function messengerConfigProblems(config: GatewayConfig): ConfigProblem[] 
   for (const [route, routeConfig] of Object.entries(config.platforms.webhook.extra.routes)) {
     const target = routeConfig.deliver;
     if (!isMessengerTarget(target)) continue;
-    const settings = platformSettings(config, target);
+    const settings = platformSettings(messengers, target);
     if (!settings.enabled) {
       problems.push({
         path: `platforms.webhook.extra.routes.${route}.deliver`,

@@ -1,5 +1,6 @@
 import { createHooks, parseConfig } from '@webhook-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settingsIn } from './test-support/messenger-request.js';
 import plugin from './index.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
 import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
@@ -48,10 +49,18 @@ describe('start-time credential checks', () => {
         },
       },
       {},
+      [plugin],
     );
     const capture = capturingLogger();
     const instance = await plugin.setup(
-      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true, settings: {} },
+      {
+        hooks: createHooks(),
+        log: capture.log,
+        config,
+        home: '/tmp',
+        serving: true,
+        settings: settingsIn(config),
+      },
       plugin.options!.parse({}),
     );
     await expect(instance?.start?.()).resolves.toBeUndefined();
@@ -83,10 +92,18 @@ describe('start-time credential checks', () => {
         },
       },
       {},
+      [plugin],
     );
     const capture = capturingLogger();
     const instance = await plugin.setup(
-      { hooks: createHooks(), log: capture.log, config, home: '/tmp', serving: true, settings: {} },
+      {
+        hooks: createHooks(),
+        log: capture.log,
+        config,
+        home: '/tmp',
+        serving: true,
+        settings: settingsIn(config),
+      },
       plugin.options!.parse({}),
     );
     await instance?.start?.();

@@ -1,22 +1,22 @@
 /** At start, each enabled platform checks its credential once and says whether it is connected. */
-import type { GatewayConfig, Logger } from '@webhook-gateway/core';
+import type { Logger } from '@webhook-gateway/core';
 import {
   checkService,
   logConnection,
   type CheckOptions,
   type CheckOutcome,
 } from '@webhook-gateway/target-kit';
-import { endpointOf, platformSettings } from './platform-settings.js';
+import { endpointOf, platformSettings, type MessengerSettings } from './platform-settings.js';
 import type { MessengerProtocol } from './protocol.js';
 import { PROTOCOLS } from './protocols.js';
 
 /** Calls the protocol's check (getMe, users/@me, auth.test, /v1/about). Never throws. */
 export async function checkConnection(
   protocol: MessengerProtocol,
-  config: GatewayConfig,
+  settings: MessengerSettings,
   options: CheckOptions,
 ): Promise<CheckOutcome> {
-  const endpoint = endpointOf(platformSettings(config, protocol.target));
+  const endpoint = endpointOf(platformSettings(settings, protocol.target));
   if (!endpoint) {
     return {
       connected: false,
@@ -39,16 +39,16 @@ export async function checkConnection(
  * gives it) or a warning `not connected: <reason>`.
  */
 export async function logConnections(
-  config: GatewayConfig,
+  settings: MessengerSettings,
   log: Logger,
   options: CheckOptions,
 ): Promise<void> {
   const enabled = Object.values(PROTOCOLS).filter(
-    (protocol) => platformSettings(config, protocol.target).enabled,
+    (protocol) => platformSettings(settings, protocol.target).enabled,
   );
   await Promise.all(
     enabled.map(async (protocol) => {
-      const outcome = await checkConnection(protocol, config, options);
+      const outcome = await checkConnection(protocol, settings, options);
       logConnection(log, protocol.target, `${protocol.target} (${protocol.service})`, outcome);
     }),
   );

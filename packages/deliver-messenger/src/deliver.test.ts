@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverToMessenger } from './deliver.js';
+import { deliverWithConfig, messengerRequest } from './test-support/messenger-request.js';
 import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { telegram } from './telegram.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
-  deliverRequest,
   fakeDelivery,
   startFakeService,
   type FakeService,
@@ -28,7 +27,7 @@ function request(options: {
   extra?: Record<string, unknown>;
   enabled?: boolean;
 }) {
-  return deliverRequest({
+  return messengerRequest({
     answer: options.answer ?? 'hi',
     platforms: {
       messenger_a: {
@@ -49,13 +48,13 @@ const texts = () => fake?.requests.map((r) => (r.json as { text: string }).text)
 describe('deliverToMessenger: which chat', () => {
   it('sends to home_channel when the route names no chat', async () => {
     fake = await startFakeService(() => ok);
-    await deliverToMessenger(telegram, request({ home: '-100home' }), context());
+    await deliverWithConfig(telegram, request({ home: '-100home' }), context());
     expect(chatIds()).toEqual(['-100home']);
   });
 
   it('lets deliver_extra.chat_id override home_channel', async () => {
     fake = await startFakeService(() => ok);
-    await deliverToMessenger(
+    await deliverWithConfig(
       telegram,
       request({ home: '-100home', extra: { chat_id: '-100other' } }),
       context(),
@@ -65,13 +64,13 @@ describe('deliverToMessenger: which chat', () => {
 
   it('accepts a chat_id written as a YAML number', async () => {
     fake = await startFakeService(() => ok);
-    await deliverToMessenger(telegram, request({ extra: { chat_id: -1001234567890 } }), context());
+    await deliverWithConfig(telegram, request({ extra: { chat_id: -1001234567890 } }), context());
     expect(chatIds()).toEqual(['-1001234567890']);
   });
 
   it('fails clearly with neither, naming both keys, and sends nothing', async () => {
     fake = await startFakeService(() => ok);
-    await expect(deliverToMessenger(telegram, request({}), context())).rejects.toThrow(
+    await expect(deliverWithConfig(telegram, request({}), context())).rejects.toThrow(
       "no chat to deliver to for messenger_a: set the route's deliver_extra.chat_id or platforms.messenger_a.home_channel",
     );
     expect(fake.requests).toHaveLength(0);
@@ -79,13 +78,13 @@ describe('deliverToMessenger: which chat', () => {
 
   it('rejects a chat_id too large to be exact as a number', async () => {
     await expect(
-      deliverToMessenger(telegram, request({ extra: { chat_id: 2 ** 60 } }), context()),
+      deliverWithConfig(telegram, request({ extra: { chat_id: 2 ** 60 } }), context()),
     ).rejects.toThrow(/quote it as a string/);
   });
 
   it('refuses a platform that is not enabled (a dynamic subscription may name one)', async () => {
     await expect(
-      deliverToMessenger(telegram, request({ enabled: false, home: '1' }), context()),
+      deliverWithConfig(telegram, request({ enabled: false, home: '1' }), context()),
     ).rejects.toThrow('cannot deliver to messenger_a: platforms.messenger_a.enabled is not true');
   });
 });
@@ -93,8 +92,8 @@ describe('deliverToMessenger: which chat', () => {
 describe('deliverToMessenger: what is sent', () => {
   it('delivers SKIP as it is and an empty answer as a placeholder', async () => {
     fake = await startFakeService(() => ok);
-    await deliverToMessenger(telegram, request({ home: '1', answer: 'SKIP' }), context());
-    await deliverToMessenger(telegram, request({ home: '1', answer: '' }), context());
+    await deliverWithConfig(telegram, request({ home: '1', answer: 'SKIP' }), context());
+    await deliverWithConfig(telegram, request({ home: '1', answer: '' }), context());
     expect(texts()).toEqual(['SKIP', EMPTY_ANSWER_TEXT]);
   });
 
@@ -111,7 +110,7 @@ describe('deliverToMessenger: what is sent', () => {
     const shared = context();
     const delivery = fakeDelivery();
     const attempt = () =>
-      deliverToMessenger(telegram, { ...request({ home: '1', answer }), delivery }, shared);
+      deliverWithConfig(telegram, { ...request({ home: '1', answer }), delivery }, shared);
     await expect(attempt()).rejects.toThrow(
       /sending part 2 of 3 to chat 1 failed: Telegram answered HTTP 500/,
     );

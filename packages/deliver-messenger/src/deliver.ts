@@ -2,14 +2,18 @@
 import type { DeliverRequest } from '@webhook-gateway/core';
 import { deliverParts, type DeliverContext } from '@webhook-gateway/target-kit';
 import { resolveChatId } from './chat-id.js';
-import { endpointOf, platformSettings } from './platform-settings.js';
+import { endpointOf, platformSettings, type MessengerSettings } from './platform-settings.js';
 import type { MessengerProtocol } from './protocol.js';
 import { messageParts } from './split-message.js';
 
-/** Checks what is read at delivery time (a reloaded config or a dynamic subscription may differ). */
-function readyEndpoint(protocol: MessengerProtocol, request: DeliverRequest) {
+/** Checks what a delivery needs (a dynamic subscription may name a platform no route does). */
+function readyEndpoint(
+  protocol: MessengerProtocol,
+  request: DeliverRequest,
+  messengers: MessengerSettings,
+) {
   const { target } = protocol;
-  const settings = platformSettings(request.config, target);
+  const settings = platformSettings(messengers, target);
   if (!settings.enabled) {
     throw new Error(`cannot deliver to ${target}: platforms.${target}.enabled is not true`);
   }
@@ -24,15 +28,16 @@ function readyEndpoint(protocol: MessengerProtocol, request: DeliverRequest) {
 }
 
 /**
- * Sends `request.answer` through `protocol`. Throws on failure so the worker retries; the error
+ * Sends `request.answer` through `protocol`, with the plugin's settings. Throws on failure so the worker retries; the error
  * says which target, chat and part failed and the service's own reason, never the token.
  */
 export async function deliverToMessenger(
   protocol: MessengerProtocol,
   request: DeliverRequest,
+  settings: MessengerSettings,
   context: DeliverContext,
 ): Promise<void> {
-  const { endpoint, chatId } = readyEndpoint(protocol, request);
+  const { endpoint, chatId } = readyEndpoint(protocol, request, settings);
   await deliverParts(
     request,
     {

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkConnection } from './connection-check.js';
-import { deliverToMessenger } from './deliver.js';
+import {
+  checkWithConfig,
+  deliverWithConfig,
+  messengerRequest,
+} from './test-support/messenger-request.js';
 import { discord } from './discord.js';
 import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import {
-  deliverRequest,
-  startFakeService,
-  type FakeService,
-} from '@webhook-gateway/target-kit/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'MTIz.discord-test-token';
 const CHANNEL = '1234567890123456789';
@@ -27,7 +26,7 @@ const context = (options: Record<string, unknown> = {}) => ({
 });
 
 function request(apiBase: string, answer: string, extra: Record<string, unknown> = {}) {
-  return deliverRequest({
+  return messengerRequest({
     answer,
     platforms: {
       discord: { enabled: true, token: TOKEN, home_channel: CHANNEL, api_base: apiBase },
@@ -40,7 +39,7 @@ function request(apiBase: string, answer: string, extra: Record<string, unknown>
 describe('messenger_b (Discord)', () => {
   it('posts {content} with a Bot authorization to /api/v10/channels/<id>/messages', async () => {
     fake = await startFakeService(() => created);
-    await deliverToMessenger(discord, request(fake.url, 'Looks good'), context());
+    await deliverWithConfig(discord, request(fake.url, 'Looks good'), context());
     const [received] = fake.requests;
     expect(received?.method).toBe('POST');
     expect(received?.url).toBe(`/api/v10/channels/${CHANNEL}/messages`);
@@ -53,7 +52,7 @@ describe('messenger_b (Discord)', () => {
   it('splits at 2,000 characters on line boundaries', async () => {
     fake = await startFakeService(() => created);
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i} `.padEnd(99, '.'));
-    await deliverToMessenger(discord, request(fake.url, lines.join('\n')), context());
+    await deliverWithConfig(discord, request(fake.url, lines.join('\n')), context());
     const contents = fake.requests.map((r) => (r.json as { content: string }).content);
     expect(contents).toHaveLength(2);
     expect(contents[0]).toBe(lines.slice(0, 20).join('\n'));
@@ -71,7 +70,7 @@ describe('messenger_b (Discord)', () => {
         : created,
     );
     const started = Date.now();
-    await deliverToMessenger(discord, request(fake.url, 'hi'), context());
+    await deliverWithConfig(discord, request(fake.url, 'hi'), context());
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(900); // the body's precise 0.2 s, not the header's rounded 1 s
@@ -83,7 +82,7 @@ describe('messenger_b (Discord)', () => {
       status: 403,
       body: { message: 'Missing Access', code: 50001 },
     }));
-    await expect(deliverToMessenger(discord, request(fake.url, 'hi'), context())).rejects.toThrow(
+    await expect(deliverWithConfig(discord, request(fake.url, 'hi'), context())).rejects.toThrow(
       `messenger_b (Discord): sending to channel ${CHANNEL} failed: Discord refused the message: Missing Access (HTTP 403, code 50001)`,
     );
   });
@@ -93,7 +92,7 @@ describe('messenger_b (Discord)', () => {
       status: 503,
       body: { message: 'upstream connect error' },
     }));
-    await expect(deliverToMessenger(discord, request(fake.url, 'hi'), context())).rejects.toThrow(
+    await expect(deliverWithConfig(discord, request(fake.url, 'hi'), context())).rejects.toThrow(
       /HTTP 503/,
     );
   });
@@ -103,7 +102,7 @@ describe('messenger_b (Discord)', () => {
       status: 200,
       body: { id: '80351110224678912', username: 'review-bot', discriminator: '0', bot: true },
     }));
-    const outcome = await checkConnection(discord, request(fake.url, '').config, {
+    const outcome = await checkWithConfig(discord, request(fake.url, '').config, {
       timeoutMs: 1000,
     });
     expect(outcome).toEqual({ connected: true, identity: 'review-bot' });
@@ -117,7 +116,7 @@ describe('messenger_b (Discord)', () => {
       status: 401,
       body: { message: '401: Unauthorized', code: 0 },
     }));
-    const outcome = await checkConnection(discord, request(fake.url, '').config, {
+    const outcome = await checkWithConfig(discord, request(fake.url, '').config, {
       timeoutMs: 1000,
     });
     expect(outcome).toEqual({

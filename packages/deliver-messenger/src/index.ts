@@ -7,6 +7,7 @@ import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gatew
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
+import { messengerSettingsSchemas } from './platform-settings.js';
 import { PROTOCOLS } from './protocols.js';
 
 export { resolveChatId } from './chat-id.js';
@@ -14,6 +15,7 @@ export { messengerConfigProblems } from './config-problems.js';
 export { checkConnection, logConnections } from './connection-check.js';
 export { deliverToMessenger } from './deliver.js';
 export { discord } from './discord.js';
+export { messengerSettingsSchemas, type MessengerSettings } from './platform-settings.js';
 /** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
 export {
   httpTargetOptionsSchema as messengerOptionsSchema,
@@ -47,10 +49,11 @@ export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
 export default definePlugin({
   name: MESSENGER_PLUGIN_NAME,
   provides: { targets: Object.values(PROTOCOLS).map((protocol) => protocol.target) },
+  platforms: messengerSettingsSchemas,
   options: httpTargetOptionsSchema,
-  setup({ hooks, log, config, serving }, options) {
+  setup({ hooks, log, config, serving, settings }, options) {
     if (serving) {
-      const problems = messengerConfigProblems(config);
+      const problems = messengerConfigProblems(settings, config);
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
@@ -58,10 +61,10 @@ export default definePlugin({
       hooks.deliver
         .for(protocol.target)
         .tapPromise(MESSENGER_PLUGIN_NAME, (request) =>
-          deliverToMessenger(protocol, request, { options, sentParts }),
+          deliverToMessenger(protocol, request, settings, { options, sentParts }),
         );
     }
     if (!serving) return;
-    return checkAtStart(options, (check) => logConnections(config, log, check));
+    return checkAtStart(options, (check) => logConnections(settings, log, check));
   },
 });

@@ -1,6 +1,43 @@
-/** A messenger platform's settings (`platforms.<target>`) in one shape for all four. */
-import type { GatewayConfig } from '@webhook-gateway/core';
+/**
+ * `platforms.messenger_a` … `messenger_d`: the slices of config this plugin owns, and each read
+ * into one shape for all four.
+ */
+import type { SettingsOf } from '@webhook-gateway/core';
+import { z } from 'zod';
 import type { Endpoint, MessengerTarget } from './protocol.js';
+
+const messengerBase = {
+  enabled: z.boolean().default(false),
+  home_channel: z.string().min(1).optional(),
+};
+
+/** A bot platform's slice: its token and the service's API, Telegram's by default. */
+function tokenPlatform(defaultApiBase: string) {
+  return z
+    .strictObject({
+      ...messengerBase,
+      token: z.string().min(1).optional(),
+      api_base: z.url().default(defaultApiBase),
+    })
+    .prefault({});
+}
+
+/** The schema of each slice, with its defaults (`api_base` is the real service's). */
+export const messengerSettingsSchemas = {
+  messenger_a: tokenPlatform('https://api.telegram.org'),
+  messenger_b: tokenPlatform('https://discord.com'),
+  messenger_c: tokenPlatform('https://slack.com'),
+  messenger_d: z
+    .strictObject({
+      ...messengerBase,
+      number: z.string().min(1).optional(),
+      api_base: z.url().default('http://127.0.0.1:8080'),
+    })
+    .prefault({}),
+} as const;
+
+/** The four slices validated, defaults filled in, as `setup` receives them. */
+export type MessengerSettings = SettingsOf<typeof messengerSettingsSchemas>;
 
 export interface PlatformSettings {
   enabled: boolean;
@@ -11,12 +48,14 @@ export interface PlatformSettings {
   credential: string | undefined;
 }
 
-/** Reads `platforms.<target>` of a validated config. */
-export function platformSettings(config: GatewayConfig, target: MessengerTarget): PlatformSettings {
-  const platforms = config.platforms;
+/** Reads `platforms.<target>` from the plugin's settings. */
+export function platformSettings(
+  settings: MessengerSettings,
+  target: MessengerTarget,
+): PlatformSettings {
   const credential =
-    target === 'messenger_d' ? platforms.messenger_d.number : platforms[target].token;
-  const platform = platforms[target];
+    target === 'messenger_d' ? settings.messenger_d.number : settings[target].token;
+  const platform = settings[target];
   return {
     enabled: platform.enabled,
     homeChannel: platform.home_channel,

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkConnection } from './connection-check.js';
-import { deliverToMessenger } from './deliver.js';
+import {
+  checkWithConfig,
+  deliverWithConfig,
+  messengerRequest,
+} from './test-support/messenger-request.js';
 import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { signal } from './signal.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import {
-  deliverRequest,
-  startFakeService,
-  type FakeService,
-} from '@webhook-gateway/target-kit/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 let fake: FakeService | undefined;
 afterEach(async () => {
@@ -20,7 +19,7 @@ afterEach(async () => {
 const context = () => ({ options: messengerOptionsSchema.parse({}), sentParts: new SentParts() });
 
 function request(apiBase: string, answer: string, extra: Record<string, unknown> = {}) {
-  return deliverRequest({
+  return messengerRequest({
     answer,
     platforms: {
       signal: {
@@ -38,7 +37,7 @@ function request(apiBase: string, answer: string, extra: Record<string, unknown>
 describe('messenger_d (signal-cli REST API)', () => {
   it('posts {message, number, recipients} to /v2/send', async () => {
     fake = await startFakeService(() => ({ status: 201, body: { timestamp: '1700000000000' } }));
-    await deliverToMessenger(
+    await deliverWithConfig(
       signal,
       request(fake.url, 'All checks pass', { chat_id: 'group.abc=' }),
       context(),
@@ -59,7 +58,7 @@ describe('messenger_d (signal-cli REST API)', () => {
       status: 400,
       body: { error: 'Failed to send message: Unregistered user "+15550002222"' },
     }));
-    await expect(deliverToMessenger(signal, request(fake.url, 'hi'), context())).rejects.toThrow(
+    await expect(deliverWithConfig(signal, request(fake.url, 'hi'), context())).rejects.toThrow(
       'messenger_d (signal-cli REST API): sending to recipient +15550002222 failed: signal-cli REST API refused the message: Failed to send message: Unregistered user "+15550002222" (HTTP 400)',
     );
   });
@@ -75,7 +74,7 @@ describe('messenger_d (signal-cli REST API)', () => {
         capabilities: { 'v2/send': ['quotes'] },
       },
     }));
-    const outcome = await checkConnection(signal, request(fake.url, '').config, {
+    const outcome = await checkWithConfig(signal, request(fake.url, '').config, {
       timeoutMs: 1000,
     });
     expect(outcome).toEqual({
@@ -88,7 +87,7 @@ describe('messenger_d (signal-cli REST API)', () => {
 
   it('reports a service that does not answer in time as not connected', async () => {
     fake = await startFakeService(() => ({ status: 200, body: {}, delayMs: 5000 }));
-    const outcome = await checkConnection(signal, request(fake.url, '').config, { timeoutMs: 200 });
+    const outcome = await checkWithConfig(signal, request(fake.url, '').config, { timeoutMs: 200 });
     expect(outcome).toEqual({
       connected: false,
       reason: `signal-cli REST API (${fake.url}) did not answer within 0.2 s`,

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkConnection } from './connection-check.js';
-import { deliverToMessenger } from './deliver.js';
+import {
+  checkWithConfig,
+  deliverWithConfig,
+  messengerRequest,
+} from './test-support/messenger-request.js';
 import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { slack } from './slack.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import {
-  deliverRequest,
-  startFakeService,
-  type FakeService,
-} from '@webhook-gateway/target-kit/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'xoxb-slack-test-token';
 const posted = { status: 200, body: { ok: true, channel: 'C0123456', ts: '1503435956.000247' } };
@@ -23,7 +22,7 @@ afterEach(async () => {
 const context = () => ({ options: messengerOptionsSchema.parse({}), sentParts: new SentParts() });
 
 function request(apiBase: string, answer: string) {
-  return deliverRequest({
+  return messengerRequest({
     answer,
     platforms: {
       slack: { enabled: true, token: TOKEN, home_channel: 'C0123456', api_base: apiBase },
@@ -35,7 +34,7 @@ function request(apiBase: string, answer: string) {
 describe('messenger_c (Slack)', () => {
   it('posts {channel, text} with a Bearer token to /api/chat.postMessage', async () => {
     fake = await startFakeService(() => posted);
-    await deliverToMessenger(slack, request(fake.url, 'Ship it'), context());
+    await deliverWithConfig(slack, request(fake.url, 'Ship it'), context());
     const [received] = fake.requests;
     expect(received?.method).toBe('POST');
     expect(received?.url).toBe('/api/chat.postMessage');
@@ -49,7 +48,7 @@ describe('messenger_c (Slack)', () => {
       status: 200,
       body: { ok: false, error: 'channel_not_found' },
     }));
-    const error = (await deliverToMessenger(slack, request(fake.url, 'hi'), context()).catch(
+    const error = (await deliverWithConfig(slack, request(fake.url, 'hi'), context()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(error.message).toMatch(
@@ -69,7 +68,7 @@ describe('messenger_c (Slack)', () => {
         : posted,
     );
     const started = Date.now();
-    await deliverToMessenger(slack, request(fake.url, 'hi'), context());
+    await deliverWithConfig(slack, request(fake.url, 'hi'), context());
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(fake.requests).toHaveLength(2);
   });
@@ -77,7 +76,7 @@ describe('messenger_c (Slack)', () => {
   it('splits at 4,000 characters on word boundaries when there are no line breaks', async () => {
     fake = await startFakeService(() => posted);
     const words = Array.from({ length: 1500 }, (_, i) => `w${String(i).padStart(5, '0')}`);
-    await deliverToMessenger(slack, request(fake.url, words.join(' ')), context());
+    await deliverWithConfig(slack, request(fake.url, words.join(' ')), context());
     const texts = fake.requests.map((r) => (r.json as { text: string }).text);
     expect(texts.length).toBe(3);
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(4000);
@@ -97,7 +96,7 @@ describe('messenger_c (Slack)', () => {
         bot_id: 'B1',
       },
     }));
-    const outcome = await checkConnection(slack, request(fake.url, '').config, { timeoutMs: 1000 });
+    const outcome = await checkWithConfig(slack, request(fake.url, '').config, { timeoutMs: 1000 });
     expect(outcome).toEqual({ connected: true, identity: 'reviewbot in Acme' });
     expect(fake.requests[0]?.method).toBe('POST');
     expect(fake.requests[0]?.url).toBe('/api/auth.test');
@@ -109,7 +108,7 @@ describe('messenger_c (Slack)', () => {
       status: 200,
       body: { ok: false, error: 'invalid_auth' },
     }));
-    const outcome = await checkConnection(slack, request(fake.url, '').config, { timeoutMs: 1000 });
+    const outcome = await checkWithConfig(slack, request(fake.url, '').config, { timeoutMs: 1000 });
     expect(outcome.connected).toBe(false);
     expect(!outcome.connected && outcome.reason).toMatch(/^Slack auth.test failed: invalid_auth/);
   });

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkConnection } from './connection-check.js';
-import { deliverToMessenger } from './deliver.js';
+import {
+  checkWithConfig,
+  deliverWithConfig,
+  messengerRequest,
+} from './test-support/messenger-request.js';
 import { messengerOptionsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { telegram } from './telegram.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import {
-  deliverRequest,
-  startFakeService,
-  type FakeService,
-} from '@webhook-gateway/target-kit/testing';
+import { startFakeService, type FakeService } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = '123456:TEST-telegram-token';
 const ok = { status: 200, body: { ok: true, result: { message_id: 1, chat: { id: -100123 } } } };
@@ -34,9 +33,9 @@ describe('messenger_a (Telegram Bot API)', () => {
   it('posts {chat_id, text} as JSON to /bot<token>/sendMessage', async () => {
     fake = await startFakeService(() => ok);
     const { log } = capturingLogger();
-    await deliverToMessenger(
+    await deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'LGTM', platforms: platforms(fake.url), log }),
+      messengerRequest({ answer: 'LGTM', platforms: platforms(fake.url), log }),
       context(),
     );
     expect(fake.requests).toHaveLength(1);
@@ -51,9 +50,9 @@ describe('messenger_a (Telegram Bot API)', () => {
     fake = await startFakeService(() => ok);
     const paragraphs = Array.from({ length: 5 }, (_, i) => `${i}`.repeat(2000));
     const { log } = capturingLogger();
-    await deliverToMessenger(
+    await deliverWithConfig(
       telegram,
-      deliverRequest({ answer: paragraphs.join('\n\n'), platforms: platforms(fake.url), log }),
+      messengerRequest({ answer: paragraphs.join('\n\n'), platforms: platforms(fake.url), log }),
       context(),
     );
     const texts = fake.requests.map((r) => (r.json as { text: string }).text);
@@ -81,9 +80,9 @@ describe('messenger_a (Telegram Bot API)', () => {
     );
     const capture = capturingLogger();
     const started = Date.now();
-    await deliverToMessenger(
+    await deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'hi', platforms: platforms(fake.url), log: capture.log }),
+      messengerRequest({ answer: 'hi', platforms: platforms(fake.url), log: capture.log }),
       context(),
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -104,9 +103,9 @@ describe('messenger_a (Telegram Bot API)', () => {
       },
     }));
     const { log } = capturingLogger();
-    const run = deliverToMessenger(
+    const run = deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
+      messengerRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
       context({ rate_limit_retries: 2, max_retry_after_s: 0.05 }),
     );
     await expect(run).rejects.toThrow(/Telegram is still rate limiting after 2 retries/);
@@ -119,9 +118,9 @@ describe('messenger_a (Telegram Bot API)', () => {
       body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
     }));
     const { log } = capturingLogger();
-    const run = deliverToMessenger(
+    const run = deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
+      messengerRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
       context(),
     );
     const error = (await run.catch((e: unknown) => e)) as Error;
@@ -134,9 +133,9 @@ describe('messenger_a (Telegram Bot API)', () => {
   it('throws on a 5xx so the worker retries', async () => {
     fake = await startFakeService(() => ({ status: 502, body: '<html>Bad Gateway</html>' }));
     const { log } = capturingLogger();
-    const run = deliverToMessenger(
+    const run = deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
+      messengerRequest({ answer: 'hi', platforms: platforms(fake.url), log }),
       context(),
     );
     await expect(run).rejects.toThrow(/Telegram answered HTTP 502 .*will be retried/);
@@ -148,9 +147,9 @@ describe('messenger_a (Telegram Bot API)', () => {
     await fake.close();
     fake = undefined;
     const { log } = capturingLogger();
-    const error = (await deliverToMessenger(
+    const error = (await deliverWithConfig(
       telegram,
-      deliverRequest({ answer: 'hi', platforms: platforms(apiBase), log }),
+      messengerRequest({ answer: 'hi', platforms: platforms(apiBase), log }),
       context(),
     ).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
@@ -167,12 +166,12 @@ describe('messenger_a (Telegram Bot API)', () => {
         result: { id: 42, is_bot: true, first_name: 'Reviewer', username: 'review_bot' },
       },
     }));
-    const { config } = deliverRequest({
+    const { config } = messengerRequest({
       answer: '',
       platforms: platforms(fake.url),
       log: capturingLogger().log,
     });
-    expect(await checkConnection(telegram, config, { timeoutMs: 1000 })).toEqual({
+    expect(await checkWithConfig(telegram, config, { timeoutMs: 1000 })).toEqual({
       connected: true,
       identity: '@review_bot',
     });
@@ -185,12 +184,12 @@ describe('messenger_a (Telegram Bot API)', () => {
       status: 401,
       body: { ok: false, error_code: 401, description: 'Unauthorized' },
     }));
-    const { config } = deliverRequest({
+    const { config } = messengerRequest({
       answer: '',
       platforms: platforms(fake.url),
       log: capturingLogger().log,
     });
-    const outcome = await checkConnection(telegram, config, { timeoutMs: 1000 });
+    const outcome = await checkWithConfig(telegram, config, { timeoutMs: 1000 });
     expect(outcome).toEqual({
       connected: false,
       reason: 'Telegram rejected the bot token: Unauthorized (error 401)',

@@ -4,6 +4,7 @@
  * number to text.
  */
 import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
+import type { SmsSettings } from './settings.js';
 
 /** Each credential key and where an operator finds it. */
 const REQUIRED_KEYS = [
@@ -12,9 +13,8 @@ const REQUIRED_KEYS = [
   ['from', 'a Twilio phone number that can send SMS, in E.164 form ("+15550003333")'],
 ] as const;
 
-/** Every sms problem of a config, each with its key path; empty when all is well. */
-export function smsConfigProblems(config: GatewayConfig): ConfigProblem[] {
-  const sms = config.platforms.sms;
+/** Every sms problem of `sms` and the config's routes, each with its key path; empty when all is well. */
+export function smsConfigProblems(sms: SmsSettings, config: GatewayConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if (sms.enabled) {
     for (const [key, help] of REQUIRED_KEYS) {

@@ -1,7 +1,7 @@
 import { createHooks, parseConfig } from '@webhook-gateway/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTwilio } from './connection-check.js';
-import plugin from './index.js';
+import plugin, { smsSettingsSchema } from './index.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
 import {
   startFakeService,
@@ -18,22 +18,16 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function config(apiBase: string, enabled = true) {
-  return parseConfig(
-    {
-      platforms: {
-        sms: {
-          enabled,
-          account_sid: SID,
-          auth_token: AUTH_TOKEN,
-          from: '+15550003333',
-          home_number: '+15550004444',
-          api_base: apiBase,
-        },
-      },
-    },
-    {},
-  );
+/** `platforms.sms` as the plugin's setup receives it. */
+function settings(apiBase: string, enabled = true) {
+  return smsSettingsSchema.parse({
+    enabled,
+    account_sid: SID,
+    auth_token: AUTH_TOKEN,
+    from: '+15550003333',
+    home_number: '+15550004444',
+    api_base: apiBase,
+  });
 }
 
 async function startWith(answer: FakeAnswer, enabled = true) {
@@ -43,10 +37,10 @@ async function startWith(answer: FakeAnswer, enabled = true) {
     {
       hooks: createHooks(),
       log: capture.log,
-      config: config(fake.url, enabled),
+      config: parseConfig({}, {}),
       home: '/tmp',
       serving: true,
-      settings: {},
+      settings: { sms: settings(fake.url, enabled) },
     },
     plugin.options!.parse({}),
   );
@@ -99,7 +93,7 @@ describe('start-time Twilio check', () => {
       status: 200,
       body: { sid: SID, friendly_name: 'A', status: 'suspended' },
     }));
-    expect(await checkTwilio(config(fake.url), { timeoutMs: 1000 })).toEqual({
+    expect(await checkTwilio(settings(fake.url), { timeoutMs: 1000 })).toEqual({
       connected: false,
       reason: `the Twilio account ${SID} is suspended`,
     });

@@ -1,20 +1,17 @@
 /** At start, an enabled sms platform checks its Twilio credentials once and says so. */
-import type { GatewayConfig, Logger } from '@webhook-gateway/core';
+import type { Logger } from '@webhook-gateway/core';
 import {
   checkService,
   logConnection,
   type CheckOptions,
   type CheckOutcome,
 } from '@webhook-gateway/target-kit';
-import { twilioCredentials } from './settings.js';
+import { twilioCredentials, type SmsSettings } from './settings.js';
 import { accountRequest, classifyAccountAnswer } from './twilio.js';
 
 /** Fetches the account (`GET …/Accounts/{sid}.json`). Never throws. */
-export async function checkTwilio(
-  config: GatewayConfig,
-  options: CheckOptions,
-): Promise<CheckOutcome> {
-  const found = twilioCredentials(config);
+export async function checkTwilio(sms: SmsSettings, options: CheckOptions): Promise<CheckOutcome> {
+  const found = twilioCredentials(sms);
   if (!found.ok) return { connected: false, reason: `platforms.sms.${found.missing} is not set` };
   const { credentials } = found;
   return checkService(
@@ -30,10 +27,10 @@ export async function checkTwilio(
 
 /** Logs `sms (Twilio) connected as <account name>` or a warning `… not connected: <reason>`. */
 export async function logTwilioConnection(
-  config: GatewayConfig,
+  sms: SmsSettings,
   log: Logger,
   options: CheckOptions,
 ): Promise<void> {
-  if (!config.platforms.sms.enabled) return;
-  logConnection(log, 'sms', 'sms (Twilio)', await checkTwilio(config, options));
+  if (!sms.enabled) return;
+  logConnection(log, 'sms', 'sms (Twilio)', await checkTwilio(sms, options));
 }

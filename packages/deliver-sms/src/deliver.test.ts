@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverSms } from './deliver.js';
-import { smsOptionsSchema } from './index.js';
+import { smsOptionsSchema, smsSettingsSchema } from './index.js';
 import { SentParts } from '@webhook-gateway/target-kit';
 import { EMPTY_ANSWER_TEXT } from './split-message.js';
 import { capturingLogger } from '@webhook-gateway/core/testing';
@@ -29,29 +29,36 @@ const context = (options: Record<string, unknown> = {}) => ({
   sentParts: new SentParts(),
 });
 
-function request(
-  options: {
-    answer?: string;
-    extra?: Record<string, unknown>;
-    home?: string | null;
-    enabled?: boolean;
-  } = {},
-) {
+interface Case {
+  answer?: string;
+  extra?: Record<string, unknown>;
+  home?: string | null;
+  enabled?: boolean;
+}
+
+function request(options: Case = {}) {
   return deliverRequest({
     answer: options.answer ?? 'Reviewed PR #7',
-    platforms: {
-      sms: {
-        enabled: options.enabled ?? true,
-        account_sid: SID,
-        auth_token: AUTH_TOKEN,
-        from: '+15550003333',
-        ...(options.home === null ? {} : { home_number: options.home ?? '+15550004444' }),
-        api_base: fake?.url ?? 'http://127.0.0.1:9',
-      },
-    },
     extra: options.extra ?? {},
     log: capturingLogger().log,
   });
+}
+
+/** `platforms.sms` as the plugin's setup receives it. */
+function settings(options: Case = {}) {
+  return smsSettingsSchema.parse({
+    enabled: options.enabled ?? true,
+    account_sid: SID,
+    auth_token: AUTH_TOKEN,
+    from: '+15550003333',
+    ...(options.home === null ? {} : { home_number: options.home ?? '+15550004444' }),
+    api_base: fake?.url ?? 'http://127.0.0.1:9',
+  });
+}
+
+/** Texts one answer the way the plugin's deliver tap does. */
+function send(options: Case = {}, shared = context()) {
+  return deliverSms(request(options), settings(options), shared);
 }
 
 const form = (i: number) => new URLSearchParams(fake?.requests[i]?.body);
@@ -59,7 +66,7 @@ const form = (i: number) => new URLSearchParams(fake?.requests[i]?.body);
 describe('sms (Twilio Messages API)', () => {
   it('posts To, From, Body as a form to Messages.json with basic auth', async () => {
     fake = await startFakeService(() => queued());
-    await deliverSms(request(), context());
+    await send();
     const [received] = fake.requests;
     expect(received?.method).toBe('POST');
     expect(received?.url).toBe(`/2010-04-01/Accounts/${SID}/Messages.json`);
@@ -76,30 +83,27 @@ describe('sms (Twilio Messages API)', () => {
 
   it('lets deliver_extra.to override home_number', async () => {
     fake = await startFakeService(() => queued());
-    await deliverSms(request({ extra: { to: '+15550009999' } }), context());
+    await send({ extra: { to: '+15550009999' } });
     expect(form(0).get('To')).toBe('+15550009999');
   });
 
   it('takes the chat_id of a dynamic subscription when there is no deliver_extra.to', async () => {
     fake = await startFakeService(() => queued());
-    await deliverSms(request({ extra: { chat_id: '+15550008888' } }), context());
-    await deliverSms(
-      request({ extra: { chat_id: '+15550008888', to: '+15550009999' } }),
-      context(),
-    );
+    await send({ extra: { chat_id: '+15550008888' } });
+    await send({ extra: { chat_id: '+15550008888', to: '+15550009999' } });
     expect([form(0).get('To'), form(1).get('To')]).toEqual(['+15550008888', '+15550009999']);
   });
 
   it('fails clearly with neither deliver_extra.to nor home_number', async () => {
     fake = await startFakeService(() => queued());
-    await expect(deliverSms(request({ home: null }), context())).rejects.toThrow(
+    await expect(send({ home: null })).rejects.toThrow(
       "no number to text: set the route's deliver_extra.to or platforms.sms.home_number",
     );
     expect(fake.requests).toHaveLength(0);
   });
 
   it('explains a deliver_extra.to that YAML read as a number', async () => {
-    await expect(deliverSms(request({ extra: { to: 15550009999 } }), context())).rejects.toThrow(
+    await expect(send({ extra: { to: 15550009999 } })).rejects.toThrow(
       /quote it in the config \("\+15550009999"\)/,
     );
   });
@@ -107,7 +111,7 @@ describe('sms (Twilio Messages API)', () => {
   it('splits an answer over 1,600 characters into numbered texts sent in order', async () => {
     fake = await startFakeService((_, i) => queued(i));
     const answer = ['a'.repeat(1500), 'b'.repeat(1500), 'c'.repeat(200)].join('\n\n');
-    await deliverSms(request({ answer }), context());
+    await send({ answer });
     const bodies = fake.requests.map((_, i) => form(i).get('Body') ?? '');
     expect(bodies).toEqual([
       `(1/3) ${'a'.repeat(1500)}`,
@@ -118,7 +122,7 @@ describe('sms (Twilio Messages API)', () => {
 
   it('texts a placeholder for an empty answer', async () => {
     fake = await startFakeService(() => queued());
-    await deliverSms(request({ answer: '' }), context());
+    await send({ answer: '' });
     expect(form(0).get('Body')).toBe(EMPTY_ANSWER_TEXT);
   });
 
@@ -132,9 +136,7 @@ describe('sms (Twilio Messages API)', () => {
         status: 400,
       },
     }));
-    const error = (await deliverSms(request({ extra: { to: '+1555' } }), context()).catch(
-      (e: unknown) => e,
-    )) as Error;
+    const error = (await send({ extra: { to: '+1555' } }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
       "sms (Twilio): texting to +1555 failed: Twilio refused the message: The 'To' number +1555 is not a valid phone number. (error 21211, https://www.twilio.com/docs/errors/21211)",
     );
@@ -157,7 +159,7 @@ describe('sms (Twilio Messages API)', () => {
         : queued(),
     );
     const started = Date.now();
-    await deliverSms(request(), context());
+    await send();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(fake.requests).toHaveLength(2);
   });
@@ -169,7 +171,7 @@ describe('sms (Twilio Messages API)', () => {
       body: { code: 20429, message: 'Too Many Requests', status: 429 },
     }));
     await expect(
-      deliverSms(request(), context({ rate_limit_retries: 1, max_retry_after_s: 0.05 })),
+      send({}, context({ rate_limit_retries: 1, max_retry_after_s: 0.05 })),
     ).rejects.toThrow(/Twilio is still rate limiting after 1 retries/);
     expect(fake.requests).toHaveLength(2);
   });
@@ -181,7 +183,7 @@ describe('sms (Twilio Messages API)', () => {
     const answer = ['a'.repeat(1500), 'b'.repeat(1500)].join('\n\n');
     const shared = context();
     const delivery = fakeDelivery();
-    const attempt = () => deliverSms({ ...request({ answer }), delivery }, shared);
+    const attempt = () => deliverSms({ ...request({ answer }), delivery }, settings(), shared);
     await expect(attempt()).rejects.toThrow(
       /texting part 2 of 2 to \+15550004444 failed: Twilio answered HTTP 503/,
     );
@@ -194,7 +196,7 @@ describe('sms (Twilio Messages API)', () => {
   });
 
   it('refuses to text when sms is not enabled (a dynamic subscription may name it)', async () => {
-    await expect(deliverSms(request({ enabled: false }), context())).rejects.toThrow(
+    await expect(send({ enabled: false })).rejects.toThrow(
       'cannot deliver to sms: platforms.sms.enabled is not true',
     );
   });

@@ -2,19 +2,23 @@
 import type { DeliverRequest } from '@webhook-gateway/core';
 import { deliverParts, type DeliverContext } from '@webhook-gateway/target-kit';
 import { resolveRecipient } from './recipient.js';
-import { twilioCredentials } from './settings.js';
+import { twilioCredentials, type SmsSettings } from './settings.js';
 import { smsParts } from './split-message.js';
 import { classifyMessageAnswer, messageRequest } from './twilio.js';
 
 /**
- * Texts `request.answer` through Twilio. Throws on failure so the worker retries; the error says
- * which number and part failed and Twilio's code and message, never the auth token.
+ * Texts `request.answer` through Twilio with the plugin's `platforms.sms` settings. Throws on
+ * failure so the worker retries; the error says which number and part failed and Twilio's code
+ * and message, never the auth token.
  */
-export async function deliverSms(request: DeliverRequest, context: DeliverContext): Promise<void> {
-  const sms = request.config.platforms.sms;
-  // Read at delivery time: a reloaded config or a dynamic subscription may differ from setup's.
+export async function deliverSms(
+  request: DeliverRequest,
+  sms: SmsSettings,
+  context: DeliverContext,
+): Promise<void> {
+  // A dynamic subscription may name sms although setup found no route delivering to it.
   if (!sms.enabled) throw new Error('cannot deliver to sms: platforms.sms.enabled is not true');
-  const found = twilioCredentials(request.config);
+  const found = twilioCredentials(sms);
   if (!found.ok)
     throw new Error(`cannot deliver to sms: platforms.sms.${found.missing} is not set`);
   if (sms.from === undefined)

@@ -4,10 +4,12 @@ import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gatew
 import { smsConfigProblems } from './config-problems.js';
 import { logTwilioConnection } from './connection-check.js';
 import { deliverSms } from './deliver.js';
+import { smsSettingsSchema } from './settings.js';
 
 export { smsConfigProblems } from './config-problems.js';
 export { checkTwilio, logTwilioConnection } from './connection-check.js';
 export { deliverSms } from './deliver.js';
+export { smsSettingsSchema, type SmsSettings } from './settings.js';
 /** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
 export {
   httpTargetOptionsSchema as smsOptionsSchema,
@@ -37,17 +39,19 @@ export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
 export default definePlugin({
   name: SMS_PLUGIN_NAME,
   provides: { targets: ['sms'] },
+  platforms: { sms: smsSettingsSchema },
   options: httpTargetOptionsSchema,
-  setup({ hooks, log, config, serving }, options) {
+  setup({ hooks, log, config, serving, settings }, options) {
+    const { sms } = settings;
     if (serving) {
-      const problems = smsConfigProblems(config);
+      const problems = smsConfigProblems(sms, config);
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
     hooks.deliver
       .for('sms')
-      .tapPromise(SMS_PLUGIN_NAME, (request) => deliverSms(request, { options, sentParts }));
+      .tapPromise(SMS_PLUGIN_NAME, (request) => deliverSms(request, sms, { options, sentParts }));
     if (!serving) return;
-    return checkAtStart(options, (check) => logTwilioConnection(config, log, check));
+    return checkAtStart(options, (check) => logTwilioConnection(sms, log, check));
   },
 });

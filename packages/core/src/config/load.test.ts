@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { definePlugin, type GatewayPlugin } from '../plugin.js';
 import { loadConfig, parseConfig } from './load.js';
 
 const dirs: string[] = [];
@@ -15,9 +17,13 @@ function tempHome(): string {
   return dir;
 }
 
-function problemsOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+function problemsOf(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = {},
+  plugins: readonly GatewayPlugin<unknown>[] = [],
+): string[] {
   try {
-    parseConfig(raw, env);
+    parseConfig(raw, env, plugins);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
     throw error;
@@ -73,17 +79,34 @@ describe('parseConfig', () => {
   });
 
   it('accepts the real platform names as aliases and canonicalises target names', () => {
-    const config = parseConfig({
+    // A plugin owns the messenger_a slice (as deliver-messenger does); core renames the alias.
+    const messenger = definePlugin({
+      name: 'messenger-slice',
       platforms: {
-        telegram: { enabled: true, token: 't' },
-        webhook: { extra: { routes: { r: { deliver: 'slack' } } } },
+        messenger_a: z
+          .strictObject({ enabled: z.boolean().default(false), token: z.string().optional() })
+          .prefault({}),
       },
+      setup() {},
     });
-    expect(config.platforms.messenger_a.enabled).toBe(true);
-    expect(config.platforms.webhook.extra.routes.r?.deliver).toBe('messenger_c');
-    expect(problemsOf({ platforms: { telegram: {}, messenger_a: {} } })[0]).toContain(
-      'same platform',
+    const config = parseConfig(
+      {
+        platforms: {
+          telegram: { enabled: true, token: 't' },
+          webhook: { extra: { routes: { r: { deliver: 'slack' } } } },
+        },
+      },
+      {},
+      [messenger],
     );
+    expect((config.platforms as Record<string, unknown>).messenger_a).toEqual({
+      enabled: true,
+      token: 't',
+    });
+    expect(config.platforms.webhook.extra.routes.r?.deliver).toBe('messenger_c');
+    expect(
+      problemsOf({ platforms: { telegram: {}, messenger_a: {} } }, {}, [messenger])[0],
+    ).toContain('same platform');
   });
 
   it('accepts a list of secrets for rotation', () => {

@@ -121,54 +121,11 @@ export const webhookExtraSchema = z.strictObject({
     .default({}),
 });
 
-const messengerBase = {
-  enabled: z.boolean().default(false),
-  home_channel: z.string().min(1).optional(),
-};
-
 export const platformsSchema = z.strictObject({
   webhook: z
     .strictObject({
       enabled: z.boolean().default(true),
       extra: webhookExtraSchema.prefault({}),
-    })
-    .prefault({}),
-  messenger_a: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://api.telegram.org'),
-    })
-    .prefault({}),
-  messenger_b: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://discord.com'),
-    })
-    .prefault({}),
-  messenger_c: z
-    .strictObject({
-      ...messengerBase,
-      token: z.string().min(1).optional(),
-      api_base: z.url().default('https://slack.com'),
-    })
-    .prefault({}),
-  messenger_d: z
-    .strictObject({
-      ...messengerBase,
-      number: z.string().min(1).optional(),
-      api_base: z.url().default('http://127.0.0.1:8080'),
-    })
-    .prefault({}),
-  sms: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      account_sid: z.string().min(1).optional(),
-      auth_token: z.string().min(1).optional(),
-      from: z.string().min(1).optional(),
-      home_number: z.string().min(1).optional(),
-      api_base: z.url().default('https://api.twilio.com'),
     })
     .prefault({}),
 });

@@ -53,6 +53,7 @@ export async function startGateway(options: {
       },
     },
     {},
+    [options.plugin],
   );
   const store = new MemoryStore();
   const gateway = await createGateway({

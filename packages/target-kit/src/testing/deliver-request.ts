@@ -3,6 +3,7 @@ import {
   parseConfig,
   type DeliverRequest,
   type DeliveryRecord,
+  type GatewayPlugin,
   type Logger,
 } from '@webhook-gateway/core';
 
@@ -37,16 +38,21 @@ export function fakeDelivery(overrides: Partial<DeliveryRecord> = {}): DeliveryR
   };
 }
 
-/** A request for `answer` with `platforms` (raw config) and rendered `extra`. */
+/**
+ * A request for `answer` with `platforms` (raw config, core's keys and the slices of `plugins`)
+ * and rendered `extra`.
+ */
 export function deliverRequest(options: {
   answer: string;
-  platforms: Record<string, unknown>;
+  platforms?: Record<string, unknown>;
+  /** The plugins whose slices `platforms` may hold. */
+  plugins?: readonly GatewayPlugin<unknown>[];
   extra?: Record<string, unknown>;
   log: Logger;
   delivery?: DeliveryRecord;
   signal?: AbortSignal;
 }): DeliverRequest {
-  const config = parseConfig({ platforms: options.platforms }, {});
+  const config = parseConfig({ platforms: options.platforms ?? {} }, {}, options.plugins ?? []);
   return {
     answer: options.answer,
     delivery: options.delivery ?? fakeDelivery(),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { GatewayConfig } from '@webhook-gateway/core';
 import { loadConfig } from '@webhook-gateway/core/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtinPlugins } from '../../builtin-plugins.js';
+import { builtinPlugins, loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
 import { initConfigYaml } from './template.js';
 
@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 async function load(text: string): Promise<GatewayConfig> {
   const file = path.join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
   fs.writeFileSync(file, text);
-  return (await loadConfig({ home: dir, configFile: file, env: {} })).config;
+  return (await loadConfig({ home: dir, configFile: file, env: {}, loadPlugins })).config;
 }
 
 describe('initConfigYaml', () => {

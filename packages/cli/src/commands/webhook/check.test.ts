@@ -11,6 +11,15 @@ import {
 const home = '/tmp/webhook-check-home';
 const plugins = builtinPlugins();
 
+/** A config as the CLI reads one: the built-ins own their slices of `platforms:`. */
+function configOf(raw: unknown) {
+  return parseConfig(
+    raw,
+    {},
+    plugins.map(({ plugin }) => plugin),
+  );
+}
+
 const subscription: Subscription = {
   name: 'ci',
   description: null,
@@ -25,7 +34,7 @@ const subscription: Subscription = {
 };
 
 describe('isInstalledTarget', () => {
-  const config = parseConfig({});
+  const config = configOf({});
 
   it.each(['log', 'forge_comment', 'altforge_comment', 'messenger_a', 'messenger_d', 'sms'])(
     'knows the built-in target %s',
@@ -42,14 +51,14 @@ describe('isInstalledTarget', () => {
 describe('subscriptionProblems', () => {
   it('finds nothing wrong with a log subscription', async () => {
     expect(
-      await subscriptionProblems(subscription, { config: parseConfig({}), home, plugins }),
+      await subscriptionProblems(subscription, { config: configOf({}), home, plugins }),
     ).toEqual([]);
   });
 
   it('refuses a messenger target whose platform is not enabled, naming --deliver', async () => {
     const problems = await subscriptionProblems(
       { ...subscription, deliver: 'messenger_a' },
-      { config: parseConfig({}), home, plugins },
+      { config: configOf({}), home, plugins },
     );
     expect(problems).toEqual([
       {
@@ -60,7 +69,7 @@ describe('subscriptionProblems', () => {
   });
 
   it('asks for --deliver-chat-id when the messenger platform has no home channel', async () => {
-    const config = parseConfig({ platforms: { telegram: { enabled: true, token: 't0k3n' } } });
+    const config = configOf({ platforms: { telegram: { enabled: true, token: 't0k3n' } } });
     const problems = await subscriptionProblems(
       { ...subscription, deliver: 'messenger_a' },
       { config, home, plugins },
@@ -73,14 +82,14 @@ describe('subscriptionProblems', () => {
   it('refuses INSECURE_NO_AUTH while the gateway binds a public address', async () => {
     const problems = await subscriptionProblems(
       { ...subscription, secret: 'INSECURE_NO_AUTH' },
-      { config: parseConfig({}), home, plugins },
+      { config: configOf({}), home, plugins },
     );
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toContain('INSECURE_NO_AUTH');
   });
 
   it('ignores problems of the static routes: only the subscription is checked', async () => {
-    const config = parseConfig({
+    const config = configOf({
       platforms: { webhook: { extra: { routes: { broken: { deliver: 'sms' } } } } },
     });
     expect(await subscriptionProblems(subscription, { config, home, plugins })).toEqual([]);
@@ -89,7 +98,7 @@ describe('subscriptionProblems', () => {
 
 describe('configWithOnlyRoute', () => {
   it('keeps every other setting and swaps the routes for the subscription', () => {
-    const config = parseConfig({
+    const config = configOf({
       platforms: { webhook: { extra: { port: 9000, routes: { other: { secret: 'x' } } } } },
     });
     const checked = configWithOnlyRoute(config, subscription);
