@@ -8,12 +8,12 @@
 //
 // `platforms.pager` is validated at start with the rest of the config (a bad value names its key
 // path) and shows up in `webhook-gateway config schema`, so editors complete it.
-import { definePlugin } from '@webhook-gateway/core';
+import { definePlugin, settingsIn } from '@webhook-gateway/core';
 import { z } from 'zod';
 
 const NAME = 'pager-target';
 
-export default definePlugin({
+const pagerTarget = definePlugin({
   name: NAME,
   provides: { targets: ['pager'] },
   platforms: {
@@ -24,9 +24,10 @@ export default definePlugin({
       timeout_s: z.number().positive().default(10),
     }),
   },
-  setup({ hooks, settings }) {
-    const { url, severity, timeout_s } = settings.pager;
-    hooks.deliver.for('pager').tapPromise(NAME, async ({ answer, delivery, signal }) => {
+  setup({ hooks }) {
+    hooks.deliver.for('pager').tapPromise(NAME, async ({ answer, delivery, signal, config }) => {
+      // Read from the attempt's config, so a reload of platforms.pager applies to the next page.
+      const { url, severity, timeout_s } = settingsIn(pagerTarget, config).pager;
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -43,3 +44,5 @@ export default definePlugin({
     });
   },
 });
+
+export default pagerTarget;

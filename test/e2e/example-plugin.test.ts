@@ -116,4 +116,33 @@ describe('the example pager plugin', () => {
       await pager.close();
     }
   });
+
+  it('pages the new address after a reload changes platforms.pager, without a restart', async () => {
+    const first = await startPagerService();
+    const second = await startPagerService();
+    const home = makeHome();
+    const gateway = await startGateway({ home, config: pagerConfig({ url: first.url }) });
+    try {
+      writeConfig(home, pagerConfig({ url: second.url, severity: 'warning' }));
+      gateway.child.kill('SIGHUP');
+      await waitFor(
+        () => gateway.logLines().find((line) => line.msg === 'config reloaded'),
+        'the reload',
+      );
+      const sent = await sendForge(gateway.url, 'alerts', {
+        body: '{"alert":"after reload"}',
+        secret: SECRET,
+        event: 'push',
+        deliveryId: 'page-2',
+      });
+      expect(sent.status).toBe(202);
+      const page = await waitFor(() => second.pages[0], 'the page at the new address');
+      expect(page).toMatchObject({ severity: 'warning', delivery_id: 'page-2' });
+      expect(first.pages).toEqual([]);
+    } finally {
+      await gateway.stop();
+      await first.close();
+      await second.close();
+    }
+  });
 });

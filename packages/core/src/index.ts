@@ -7,6 +7,7 @@
 // Declaring a plugin and what its `setup` receives.
 export {
   definePlugin,
+  settingsIn,
   type GatewayPlugin,
   type PluginDefinition,
   type PluginProvides,

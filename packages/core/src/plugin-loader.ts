@@ -8,7 +8,13 @@ import { resolve as resolveModule } from 'import-meta-resolve';
 import type { PluginEntry } from './config/schema.js';
 import { PluginError, errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
-import { isPlugin, type GatewayPlugin, type PluginContext, type PluginInstance } from './plugin.js';
+import {
+  isPlugin,
+  settingsIn,
+  type GatewayPlugin,
+  type PluginContext,
+  type PluginInstance,
+} from './plugin.js';
 import { formatKeyPath } from './config/key-path.js';
 
 /** A plugin ready to set up, with the options config gave it. */
@@ -84,10 +90,7 @@ export async function setupPlugin(
     options = result.data;
   }
   // Each slice as the config holds it, validated and defaulted by the plugin's own schema.
-  const platforms = context.config.platforms as Readonly<Record<string, unknown>>;
-  const settings = Object.fromEntries(
-    Object.keys(plugin.platforms ?? {}).map((key) => [key, platforms[key]]),
-  );
+  const settings = settingsIn(plugin, context.config);
   let instance;
   try {
     instance = await plugin.setup(

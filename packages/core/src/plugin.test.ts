@@ -4,7 +4,7 @@ import { parseConfig } from './config/load.js';
 import { ConfigError } from './errors.js';
 import { createHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
-import { definePlugin, platformSlicesOf } from './plugin.js';
+import { definePlugin, platformSlicesOf, settingsIn } from './plugin.js';
 import { setupPlugin } from './plugin-loader.js';
 
 const pager = definePlugin({
@@ -53,6 +53,19 @@ describe('plugin settings slices', () => {
     expect(() => platformSlicesOf([pager, other])).toThrow(
       'plugins @acme/pager and @acme/other-pager both own platforms.pager',
     );
+  });
+});
+
+describe('settingsIn', () => {
+  it("reads a plugin's slices from a config, as a tap reads the attempt's config after a reload", () => {
+    const before = parseConfig({ platforms: { pager: { url: 'http://127.0.0.1:9/a' } } }, {}, [
+      pager,
+    ]);
+    const after = parseConfig({ platforms: { pager: { url: 'http://127.0.0.1:9/b' } } }, {}, [
+      pager,
+    ]);
+    expect(settingsIn(pager, before).pager).toEqual({ url: 'http://127.0.0.1:9/a', retries: 2 });
+    expect(settingsIn(pager, after).pager.url).toBe('http://127.0.0.1:9/b');
   });
 });
 

@@ -121,6 +121,22 @@ export function definePlugin<
   return Object.freeze({ ...definition, [PLUGIN]: true as const });
 }
 
+/**
+ * A plugin's slices as `config` holds them (validated with the plugin's schemas when the config
+ * was read). Taps read them from the request's config, so a reload applies to the next delivery.
+ *
+ * @example hooks.deliver.for('pager').tapPromise(name, (req) => page(settingsIn(plugin, req.config).pager));
+ */
+export function settingsIn<Slices extends PlatformSlices>(
+  plugin: Pick<GatewayPlugin<unknown, Slices>, 'platforms'>,
+  config: GatewayConfig,
+): SettingsOf<Slices> {
+  const platforms = config.platforms as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(
+    Object.keys(plugin.platforms ?? {}).map((key) => [key, platforms[key]]),
+  ) as SettingsOf<Slices>;
+}
+
 /** Every slice the plugins own, by key; two plugins owning one key is an error naming both. */
 export function platformSlicesOf(
   plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms'>[],

@@ -2,7 +2,7 @@
  * @webhook-gateway/deliver-forge-comment: the `forge_comment` (gh) and `altforge_comment` (glab)
  * delivery targets.
  */
-import { definePlugin } from '@webhook-gateway/core';
+import { definePlugin, settingsIn, type GatewayConfig } from '@webhook-gateway/core';
 import { ALTFORGE_TARGET } from './altforge-target.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
@@ -22,23 +22,27 @@ export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge
  * //     deliver_extra: { repo: "{repository.full_name}", pr_number: "{number}" } } } } }
  * //   forge: { cli: gh, token: "${GH_TOKEN}" }
  */
-export default definePlugin({
+const forgeCommentPlugin = definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
   provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
-  setup({ hooks, settings }) {
+  setup({ hooks }) {
+    // The slices of the attempt's config, so a reload applies to the next delivery.
+    const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
     hooks.deliver
       .for(FORGE_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverForgeComment(request, settings.forge),
+        deliverForgeComment(request, settings(request.config).forge),
       );
     hooks.deliver
       .for(ALTFORGE_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverAltforgeComment(request, settings.altforge),
+        deliverAltforgeComment(request, settings(request.config).altforge),
       );
   },
 });
+
+export default forgeCommentPlugin;
 
 export { splitForComments, chunkText } from './split.js';
 export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';

@@ -2,7 +2,7 @@
  * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
  * Slack and signal-cli protocols), each configured under `platforms.<target>`.
  */
-import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
@@ -46,7 +46,7 @@ export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
  * //   - name: '@webhook-gateway/deliver-messenger'
  * //     options: { request_timeout_s: 20, rate_limit_retries: 5 }
  */
-export default definePlugin({
+const messengerPlugin = definePlugin({
   name: MESSENGER_PLUGIN_NAME,
   provides: { targets: Object.values(PROTOCOLS).map((protocol) => protocol.target) },
   platforms: messengerSettingsSchemas,
@@ -60,11 +60,17 @@ export default definePlugin({
     for (const protocol of Object.values(PROTOCOLS)) {
       hooks.deliver
         .for(protocol.target)
+        // The slices of the attempt's config, so a reload applies to the next delivery.
         .tapPromise(MESSENGER_PLUGIN_NAME, (request) =>
-          deliverToMessenger(protocol, request, settings, { options, sentParts }),
+          deliverToMessenger(protocol, request, settingsIn(messengerPlugin, request.config), {
+            options,
+            sentParts,
+          }),
         );
     }
     if (!serving) return;
     return checkAtStart(options, (check) => logConnections(settings, log, check));
   },
 });
+
+export default messengerPlugin;

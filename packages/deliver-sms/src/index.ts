@@ -1,5 +1,5 @@
 /** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
-import { ConfigError, definePlugin } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { smsConfigProblems } from './config-problems.js';
 import { logTwilioConnection } from './connection-check.js';
@@ -36,7 +36,7 @@ export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
  * //   - name: '@webhook-gateway/deliver-sms'
  * //     options: { request_timeout_s: 20 }
  */
-export default definePlugin({
+const smsPlugin = definePlugin({
   name: SMS_PLUGIN_NAME,
   provides: { targets: ['sms'] },
   platforms: { sms: smsSettingsSchema },
@@ -50,8 +50,13 @@ export default definePlugin({
     const sentParts = new SentParts();
     hooks.deliver
       .for('sms')
-      .tapPromise(SMS_PLUGIN_NAME, (request) => deliverSms(request, sms, { options, sentParts }));
+      // The slice of the attempt's config, so a reload applies to the next delivery.
+      .tapPromise(SMS_PLUGIN_NAME, (request) =>
+        deliverSms(request, settingsIn(smsPlugin, request.config).sms, { options, sentParts }),
+      );
     if (!serving) return;
     return checkAtStart(options, (check) => logTwilioConnection(sms, log, check));
   },
 });
+
+export default smsPlugin;

@@ -3,7 +3,6 @@ import { errorMessage, type GatewayRole } from '@webhook-gateway/core';
 import {
   createGateway,
   createLogger,
-  platformSlicesOf,
   resolveConfigPath,
   type LogLevel,
 } from '@webhook-gateway/core/runtime';
@@ -59,7 +58,6 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
     check: (next) => gatewayProblems(next, { home: context.home, plugins }),
     current: () => gateway.config,
     apply: (next) => gateway.reload(next),
-    pluginSlices: Object.keys(platformSlicesOf(plugins.map(({ plugin }) => plugin))),
     log,
   });
   process.on('SIGHUP', () => void reload('SIGHUP'));

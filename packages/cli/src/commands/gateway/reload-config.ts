@@ -28,8 +28,6 @@ export interface ReloadDeps {
   current(): GatewayConfig;
   /** Swaps the config in (core's `gateway.reload`); throws when core refuses it. */
   apply(config: GatewayConfig): void;
-  /** The keys under `platforms:` that plugins own; their plugins read them only at start. */
-  pluginSlices?: readonly string[];
   log: Logger;
 }
 
@@ -39,7 +37,7 @@ async function reloadOnce(deps: ReloadDeps, trigger: ReloadTrigger): Promise<Rel
     const next = await deps.load();
     problems = await deps.check(next);
     if (problems.length === 0) {
-      const restartOnly = restartOnlyChanges(deps.current(), next, deps.pluginSlices);
+      const restartOnly = restartOnlyChanges(deps.current(), next);
       deps.apply(next);
       const routes = Object.keys(next.platforms.webhook.extra.routes);
       deps.log.info({ trigger, routes }, 'config reloaded');

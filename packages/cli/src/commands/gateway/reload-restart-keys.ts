@@ -13,21 +13,9 @@ const READ_AT_START: readonly [string, (config: GatewayConfig) => unknown][] = [
   ['platforms.webhook.extra.admin', (c) => c.platforms.webhook.extra.admin],
 ];
 
-/** A plugin-owned slice (`platforms.sms`): its plugin reads it once, at setup. */
-function pluginSlice(key: string): [string, (config: GatewayConfig) => unknown] {
-  return [`platforms.${key}`, (c) => (c.platforms as Readonly<Record<string, unknown>>)[key]];
-}
-
-/**
- * The start-only key paths whose value differs between the running and the reloaded config;
- * `pluginSlices` are the keys under `platforms:` that the loaded plugins own.
- */
-export function restartOnlyChanges(
-  running: GatewayConfig,
-  next: GatewayConfig,
-  pluginSlices: readonly string[] = [],
-): string[] {
-  return [...READ_AT_START, ...pluginSlices.map(pluginSlice)]
-    .filter(([, read]) => !isDeepStrictEqual(read(running), read(next)))
-    .map(([key]) => key);
+/** The start-only key paths whose value differs between the running and the reloaded config. */
+export function restartOnlyChanges(running: GatewayConfig, next: GatewayConfig): string[] {
+  return READ_AT_START.filter(([, read]) => !isDeepStrictEqual(read(running), read(next))).map(
+    ([key]) => key,
+  );
 }
