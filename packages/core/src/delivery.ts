@@ -137,3 +137,21 @@ export function queuedRecord(delivery: NewDelivery, id: string, seq: number): De
     agent: null,
   };
 }
+
+/**
+ * The JSON text a store journals a delivery's payload or headers as; what has no JSON form is
+ * refused with an error that names the delivery and its route.
+ */
+export function journalJson(value: unknown, what: string, delivery: NewDelivery): string {
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text !== 'string') throw new Error('it has no JSON form');
+    return text;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
+        `it is not serializable as JSON (${reason})`,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 /** A store that keeps everything in this process: for tests and throwaway runs. */
 import { randomUUID } from 'node:crypto';
 import {
+  journalJson,
   queuedRecord,
   type AgentAccounting,
   type DeliveryRecord,
@@ -238,17 +239,7 @@ function idempotencyKey(delivery: Pick<NewDelivery, 'route' | 'deliveryId'>): st
   return `${delivery.route}\0${delivery.deliveryId}`;
 }
 
-/** A copy through JSON, naming the delivery when `value` has no JSON form. */
+/** A copy through JSON, as the real stores keep it (`journalJson` refuses what has no JSON form). */
 function jsonCopy<T>(value: T, what: string, delivery: NewDelivery): T {
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
-        `it is not serializable as JSON (${reason})`,
-    );
-  }
-  return JSON.parse(text) as T;
+  return JSON.parse(journalJson(value, what, delivery)) as T;
 }

@@ -11,6 +11,7 @@ import {
   type NewDelivery,
   type Subscription,
   jsonTextSchema,
+  journalJson,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 
@@ -107,21 +108,6 @@ export function hashFromFlatReply(reply: unknown): Record<string, string> | unde
   return hash;
 }
 
-/** JSON text of a payload or headers, naming the delivery when it has no JSON form. */
-export function jsonText(value: unknown, what: string, delivery: NewDelivery): string {
-  try {
-    const text = JSON.stringify(value);
-    if (typeof text !== 'string') throw new Error('it has no JSON form');
-    return text;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
-        `it is not serializable as JSON (${reason})`,
-    );
-  }
-}
-
 /** The hash fields of a newly accepted row (the accept script adds `seq`). */
 export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
   const fields: [string, string][] = [
@@ -131,8 +117,8 @@ export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
     ['event', delivery.event],
     ['deliveryId', delivery.deliveryId],
     ['receivedAt', String(delivery.receivedAt)],
-    ['payload', delivery.payloadJson ?? jsonText(delivery.payload, 'payload', delivery)],
-    ['headers', jsonText(delivery.headers, 'headers', delivery)],
+    ['payload', delivery.payloadJson ?? journalJson(delivery.payload, 'payload', delivery)],
+    ['headers', journalJson(delivery.headers, 'headers', delivery)],
     ['maxAttempts', String(delivery.maxAttempts)],
     ['status', 'queued'],
     ['attempts', '0'],

@@ -12,6 +12,7 @@ import {
   type NewDelivery,
   type Store,
   type Subscription,
+  journalJson,
   queuedRecord,
   closeAttempt,
 } from '@webhook-gateway/core';
@@ -43,21 +44,6 @@ class FailedWrite {
 export const INTERRUPTED_ATTEMPT_ERROR = 'interrupted: the gateway stopped during this attempt';
 
 const DEFAULT_LIST_LIMIT = 50;
-
-/** Serializes a JSON column value, naming the delivery when it cannot be stored. */
-function toJsonColumn(value: unknown, what: string, delivery: NewDelivery): string {
-  try {
-    const text = JSON.stringify(value);
-    if (typeof text !== 'string') throw new Error('it has no JSON form');
-    return text;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `cannot journal the ${what} of delivery ${delivery.deliveryId} on route ${delivery.route}: ` +
-        `it is not serializable as JSON (${reason})`,
-    );
-  }
-}
 
 /**
  * A `Store` on a SQLite file in WAL mode.
@@ -121,13 +107,13 @@ export class SqliteStore implements Store {
       action: delivery.action,
       delivery_id: delivery.deliveryId,
       received_at: delivery.receivedAt,
-      headers: toJsonColumn(delivery.headers, 'headers', delivery),
+      headers: journalJson(delivery.headers, 'headers', delivery),
       order_key: delivery.orderKey,
       max_attempts: delivery.maxAttempts,
       next_attempt_at: delivery.receivedAt,
     };
     // The text as received when the receiver kept it: the same JSON, not serialised again.
-    const payload = delivery.payloadJson ?? toJsonColumn(delivery.payload, 'payload', delivery);
+    const payload = delivery.payloadJson ?? journalJson(delivery.payload, 'payload', delivery);
     const pending: PendingAccept = { delivery, row, payload, windowMs };
     // An accept that throws fails its whole batch (nothing of it is committed).
     return this.writes.submit(() => this.acceptOne(pending)) as Promise<AcceptResult>;
