@@ -38,18 +38,28 @@ export interface QueueLimits {
   retryBackoffMs: number;
 }
 
-/** The limits of a config's webhook settings. */
+/** Limits already worked out, per config object: a reload brings a new one. */
+const limitsByConfig = new WeakMap<GatewayConfig, QueueLimits>();
+
+/**
+ * The limits of a config's webhook settings. Queues ask on every scheduling pass, so they are
+ * worked out once per config, not once per pass.
+ */
 export function queueLimits(config: GatewayConfig): QueueLimits {
+  const known = limitsByConfig.get(config);
+  if (known) return known;
   const settings = config.platforms.webhook.extra;
   const routeConcurrency: Record<string, number | undefined> = {};
   for (const [name, route] of Object.entries(settings.routes)) {
     routeConcurrency[name] = route.concurrency;
   }
-  return {
+  const limits = Object.freeze({
     concurrency: settings.concurrency,
-    routeConcurrency,
+    routeConcurrency: Object.freeze(routeConcurrency),
     retryBackoffMs: settings.retry_backoff_ms,
-  };
+  });
+  limitsByConfig.set(config, limits);
+  return limits;
 }
 
 /** What a store needs to run its own shared queue (Redis/BullMQ). */
