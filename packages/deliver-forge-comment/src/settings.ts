@@ -4,25 +4,23 @@
  */
 import { z } from 'zod';
 
-/** `platforms.forge`: how `gh` is found and which host and token it uses. */
-export const forgeSettingsSchema = z
-  .strictObject({
-    cli: z.string().min(1).default('gh'),
-    host: z.string().min(1).optional(),
-    token: z.string().min(1).optional(),
-    timeout_s: z.number().positive().default(60),
-  })
-  .prefault({});
+/** How a forge CLI is found, and which host and token it uses; only the CLI's default differs. */
+function cliSettingsSchema(defaultCli: string) {
+  return z
+    .strictObject({
+      cli: z.string().min(1).default(defaultCli),
+      host: z.string().min(1).optional(),
+      token: z.string().min(1).optional(),
+      timeout_s: z.number().positive().default(60),
+    })
+    .prefault({});
+}
 
-/** `platforms.altforge`: how `glab` is found and which host and token it uses. */
-export const altforgeSettingsSchema = z
-  .strictObject({
-    cli: z.string().min(1).default('glab'),
-    host: z.string().min(1).optional(),
-    token: z.string().min(1).optional(),
-    timeout_s: z.number().positive().default(60),
-  })
-  .prefault({});
+/** `platforms.forge`: `gh`. */
+export const forgeSettingsSchema = cliSettingsSchema('gh');
+
+/** `platforms.altforge`: `glab`. */
+export const altforgeSettingsSchema = cliSettingsSchema('glab');
 
 export type ForgeSettings = z.output<typeof forgeSettingsSchema>;
 export type AltforgeSettings = z.output<typeof altforgeSettingsSchema>;
