@@ -12,7 +12,12 @@ import type { Logger } from './logger.js';
 import type { RunDelivery } from './queue.js';
 import type { RouteResolver } from './routes.js';
 import type { Store } from './store.js';
-import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+import {
+  renderDefaultPrompt,
+  renderDeliverExtra,
+  renderTemplate,
+  type GatewayValues,
+} from './template.js';
 
 export interface AttemptDeps {
   store: Store;
@@ -120,10 +125,11 @@ export async function runAttempt(
       });
     target = routeConfig.deliver;
     const agent = agentForRoute(config.agent, routeConfig.agent);
+    const gateway = gatewayValues(record);
     let answer = record.answer;
     if (answer === null) {
       const base = routeConfig.prompt
-        ? renderTemplate(routeConfig.prompt, record.payload)
+        ? renderTemplate(routeConfig.prompt, record.payload, gateway)
         : renderDefaultPrompt(record.route, record.event, record.payload);
       const prompt = await hooks.render.promise(base, {
         delivery: record,
@@ -181,7 +187,7 @@ export async function runAttempt(
       answer,
       delivery: record,
       routeConfig,
-      extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload),
+      extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
       config,
       log,
       signal,
@@ -234,4 +240,9 @@ export async function runAttempt(
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
   }
+}
+
+/** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */
+function gatewayValues(record: DeliveryRecord): GatewayValues {
+  return { route: record.route, delivery_id: record.deliveryId };
 }

@@ -57,6 +57,33 @@ describe('renderTemplate', () => {
   });
 });
 
+describe('renderTemplate: the reserved {_gateway.…} prefix', () => {
+  const gateway = { route: 'review', delivery_id: 'd-1', previous_head_sha: '' };
+
+  it('reads gateway values, never the payload', () => {
+    const hostile = { _gateway: { route: 'from-the-payload' }, number: 7 };
+    expect(
+      renderTemplate('{_gateway.route} #{number} {_gateway.delivery_id}', hostile, gateway),
+    ).toBe('review #7 d-1');
+  });
+
+  it('writes an empty value as empty, and keeps an unknown gateway key as written', () => {
+    expect(renderTemplate('[{_gateway.previous_head_sha}] {_gateway.nope}', {}, gateway)).toBe(
+      '[] {_gateway.nope}',
+    );
+  });
+
+  it('keeps a gateway placeholder as written when the payload has that path', () => {
+    expect(renderTemplate('{_gateway.route}', { _gateway: { route: 'x' } })).toBe(
+      '{_gateway.route}',
+    );
+  });
+
+  it('never reaches gateway keys through prototype names', () => {
+    expect(renderTemplate('{_gateway.constructor}', {}, gateway)).toBe('{_gateway.constructor}');
+  });
+});
+
 describe('renderDefaultPrompt', () => {
   it('gives the event, the route and the payload as indented JSON', () => {
     const prompt = renderDefaultPrompt('reviews', 'pull_request', { number: 1 });

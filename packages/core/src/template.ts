@@ -1,6 +1,9 @@
 /**
  * The prompt template of DESIGN §6: `{a.b.c}` is replaced by the payload value at that path.
  * Nothing else is syntax, and substituted text is never scanned again.
+ *
+ * `{_gateway.…}` is reserved: it is never read from the payload, only from the values the
+ * gateway hands the renderer (`{_gateway.route}`, `{_gateway.delivery_id}`, …).
  */
 
 /** A placeholder: braces around a dotted path of `[A-Za-z0-9_.-]+`. */
@@ -10,6 +13,12 @@ const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
 export type JsonObject = { [key: string]: unknown };
 
 const MISSING = Symbol('missing');
+
+/** The reserved placeholder prefix whose values come from the gateway, not the payload. */
+export const GATEWAY_PREFIX = '_gateway.';
+
+/** Values for `{_gateway.<key>}` placeholders, keyed without the prefix (`route`, `command.name`). */
+export type GatewayValues = Readonly<Record<string, string>>;
 
 /**
  * Looks up a dotted path in a payload. Only own properties and array indices are followed, so a
@@ -53,9 +62,17 @@ export function safeStringify(value: unknown, indent: number): string {
  *
  * @example renderTemplate('PR #{number}: {pull_request.title}', payload) // 'PR #42: Fix it'
  */
-export function renderTemplate(template: string, payload: unknown): string {
+export function renderTemplate(
+  template: string,
+  payload: unknown,
+  gateway: GatewayValues = {},
+): string {
   // One pass of String.replace: the replacement text is never scanned for placeholders again.
   return template.replace(PLACEHOLDER, (whole, path: string) => {
+    if (path.startsWith(GATEWAY_PREFIX)) {
+      const key = path.slice(GATEWAY_PREFIX.length);
+      return Object.prototype.hasOwnProperty.call(gateway, key) ? (gateway[key] ?? whole) : whole;
+    }
     const value = lookupPath(payload, path);
     return isMissing(value) ? whole : formatValue(value);
   });
@@ -77,10 +94,11 @@ export function renderDefaultPrompt(route: string, event: string, payload: unkno
 export function renderDeliverExtra(
   extra: Record<string, unknown>,
   payload: unknown,
+  gateway: GatewayValues = {},
 ): Record<string, unknown> {
   const rendered: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extra)) {
-    rendered[key] = typeof value === 'string' ? renderTemplate(value, payload) : value;
+    rendered[key] = typeof value === 'string' ? renderTemplate(value, payload, gateway) : value;
   }
   return rendered;
 }
