@@ -5,6 +5,7 @@
  */
 import { execa } from 'execa';
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
+import { agentSettings } from './agent-settings.js';
 
 /** The last lines of a stream, for an error message that fits on a screen. */
 function tail(text: string, maxChars = 500): string {
@@ -13,7 +14,7 @@ function tail(text: string, maxChars = 500): string {
 }
 
 export async function runCommand(request: RunRequest): Promise<RunResult> {
-  const argv = request.agent.command;
+  const argv = agentSettings(request.agent).command;
   if (!argv || argv.length === 0 || !argv[0]) {
     throw new Error(
       'agent.runner is "command" but agent.command is not set (a list: [program, arg, …])',

@@ -66,24 +66,28 @@ afterEach(async () => {
 });
 
 function gatewayConfig(routes: Record<string, Record<string, unknown>>) {
-  return parseConfig({
-    agent: { runner: 'openai', base_url: fake.baseUrl, model: 'global-model', max_turns: 4 },
-    platforms: {
-      webhook: {
-        extra: {
-          host: '127.0.0.1',
-          port: 0,
-          max_attempts: 1,
-          routes: Object.fromEntries(
-            Object.entries(routes).map(([name, route]) => [
-              name,
-              { secret: 'INSECURE_NO_AUTH', deliver: 'test_target', ...route },
-            ]),
-          ),
+  return parseConfig(
+    {
+      agent: { runner: 'openai', base_url: fake.baseUrl, model: 'global-model', max_turns: 4 },
+      platforms: {
+        webhook: {
+          extra: {
+            host: '127.0.0.1',
+            port: 0,
+            max_attempts: 1,
+            routes: Object.fromEntries(
+              Object.entries(routes).map(([name, route]) => [
+                name,
+                { secret: 'INSECURE_NO_AUTH', deliver: 'test_target', ...route },
+              ]),
+            ),
+          },
         },
       },
     },
-  });
+    {},
+    [agentPlugin],
+  );
 }
 
 async function post(port: number, route: string): Promise<Response> {

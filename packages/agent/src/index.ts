@@ -3,6 +3,7 @@
  * what renders their prompt (skills, framing) on the `render` hook.
  */
 import { definePlugin, type GatewayPlugin } from '@webhook-gateway/core';
+import { agentKeys } from './agent-settings.js';
 import { runCommand } from './command-runner.js';
 import { runDryRun } from './dry-run.js';
 import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
@@ -28,6 +29,7 @@ export function createAgentPlugin(
   return definePlugin({
     name: AGENT_PLUGIN_NAME,
     provides: { runners: ['dry-run', 'command', 'openai'] },
+    agent: agentKeys,
     setup({ hooks, config, log, serving, home }) {
       const problems = openAISetupProblems(config);
       if (problems.length > 0) throw new Error(problems.join('\n'));

@@ -3,8 +3,7 @@
  * its key path, and the API key comes from the environment variable the config names.
  */
 import type { AgentConfig } from '@webhook-gateway/core';
-
-export type TerminalConfig = AgentConfig['terminal'];
+import { agentSettings, type TerminalConfig } from './agent-settings.js';
 
 /** What one `openai` run needs, checked. */
 export interface OpenAISettings {
@@ -22,7 +21,8 @@ export interface OpenAISettings {
  * The problems of an agent block that runs `openai`, each naming its key; empty when it can run.
  * The API key is not looked at here: it is read from the environment at run time.
  */
-export function openAIConfigProblems(agent: AgentConfig): string[] {
+export function openAIConfigProblems(block: AgentConfig): string[] {
+  const agent = agentSettings(block);
   const problems: string[] = [];
   if (!agent.base_url) {
     problems.push(
@@ -44,8 +44,8 @@ export function openAIConfigProblems(agent: AgentConfig): string[] {
 }
 
 /** The API key from `process.env[agent.api_key_env]`; the error names the variable, never a value. */
-export function apiKeyFrom(agent: AgentConfig, env: NodeJS.ProcessEnv): string | undefined {
-  const name = agent.api_key_env;
+export function apiKeyFrom(block: AgentConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const name = agentSettings(block).api_key_env;
   if (!name) return undefined;
   const value = env[name];
   if (!value) {
@@ -57,13 +57,14 @@ export function apiKeyFrom(agent: AgentConfig, env: NodeJS.ProcessEnv): string |
 }
 
 /** Checks the agent block and reads the key; throws one error listing what to fix. */
-export function openAISettings(agent: AgentConfig, env: NodeJS.ProcessEnv): OpenAISettings {
-  const problems = openAIConfigProblems(agent);
+export function openAISettings(block: AgentConfig, env: NodeJS.ProcessEnv): OpenAISettings {
+  const problems = openAIConfigProblems(block);
+  const agent = agentSettings(block);
   if (problems.length > 0) throw new Error(problems.join('; '));
   return {
     baseUrl: agent.base_url as string,
     model: agent.model as string,
-    apiKey: apiKeyFrom(agent, env),
+    apiKey: apiKeyFrom(block, env),
     maxTurns: agent.max_turns,
     temperature: agent.temperature,
     systemPrompt: agent.system_prompt,

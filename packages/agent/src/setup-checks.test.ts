@@ -10,17 +10,21 @@ function config(
   agent: Record<string, unknown>,
   routeAgent?: Record<string, unknown>,
 ) {
-  return parseConfig({
-    agent,
-    platforms: {
-      webhook: {
-        extra: {
-          host,
-          routes: { review: { secret: 's', ...(routeAgent ? { agent: routeAgent } : {}) } },
+  return parseConfig(
+    {
+      agent,
+      platforms: {
+        webhook: {
+          extra: {
+            host,
+            routes: { review: { secret: 's', ...(routeAgent ? { agent: routeAgent } : {}) } },
+          },
         },
       },
     },
-  });
+    {},
+    [agentPlugin],
+  );
 }
 
 describe('localTerminalWarning', () => {

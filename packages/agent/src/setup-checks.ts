@@ -3,23 +3,19 @@
  * global one and each route's merged one) can run, and whether the terminal is unsandboxed on a
  * public bind.
  */
-import {
-  agentForRoute,
-  isLoopbackHost,
-  type AgentConfig,
-  type GatewayConfig,
-} from '@webhook-gateway/core';
+import { agentForRoute, isLoopbackHost, type GatewayConfig } from '@webhook-gateway/core';
+import { agentSettings, type AgentSettings } from './agent-settings.js';
 import { openAIConfigProblems } from './openai-settings.js';
 
 /** The agent blocks in effect: the global one (dynamic subscriptions use it) and each route's. */
 function effectiveAgents(
   config: GatewayConfig,
-): { where: string | undefined; agent: AgentConfig }[] {
+): { where: string | undefined; agent: AgentSettings }[] {
   return [
-    { where: undefined, agent: config.agent },
+    { where: undefined, agent: agentSettings(config.agent) },
     ...Object.entries(config.platforms.webhook.extra.routes).map(([name, route]) => ({
       where: name,
-      agent: agentForRoute(config.agent, route.agent),
+      agent: agentSettings(agentForRoute(config.agent, route.agent)),
     })),
   ];
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger, RenderContext } from '@webhook-gateway/core';
+import { agentSettings } from './agent-settings.js';
 
 /** The skill chosen for a route, and the names that were looked for in vain before it. */
 export interface SkillChoice {
@@ -97,7 +98,7 @@ export function withSkill(prompt: string, skill: Skill | undefined): string {
 export async function addRouteSkill(prompt: string, context: RenderContext): Promise<string> {
   const skill = await loadSkill(
     context.routeConfig.skills,
-    skillDirs(context.home, context.agent.skills_dirs),
+    skillDirs(context.home, agentSettings(context.agent).skills_dirs),
     context.log,
   );
   return withSkill(prompt, skill);

@@ -1,5 +1,5 @@
 /** The program and arguments that run one terminal command on the configured backend. */
-import type { TerminalConfig } from './openai-settings.js';
+import type { TerminalConfig } from './agent-settings.js';
 
 /** A program to spawn, without a shell in between. */
 export interface Argv {

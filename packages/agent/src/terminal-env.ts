@@ -2,7 +2,7 @@
  * The environment a terminal command gets: an allowlist, so the gateway's own secrets (the model
  * API key, webhook secrets, platform tokens) never reach a command the model wrote.
  */
-import type { TerminalConfig } from './openai-settings.js';
+import type { TerminalConfig } from './agent-settings.js';
 
 /** Variables every command gets when the gateway has them. */
 export const BASE_ENV_ALLOWLIST: readonly string[] = Object.freeze([

@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { abortReason } from './abort.js';
 import { capOutput, type CappedOutput } from './output-cap.js';
-import type { TerminalConfig } from './openai-settings.js';
+import type { TerminalConfig } from './agent-settings.js';
 import { terminalArgv } from './terminal-argv.js';
 import { forwardedEnvNames } from './terminal-env.js';
 

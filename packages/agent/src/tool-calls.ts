@@ -1,7 +1,7 @@
 /** Answers one tool call of the model: runs the command, or says what is wrong with the call. */
 import type { Logger, ToolCallRecord } from '@webhook-gateway/core';
 import type { ToolCall } from './chat-schema.js';
-import type { TerminalConfig } from './openai-settings.js';
+import type { TerminalConfig } from './agent-settings.js';
 import { runTerminalCommand } from './terminal.js';
 import { terminalEnv } from './terminal-env.js';
 import {

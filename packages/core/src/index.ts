@@ -43,6 +43,7 @@ export {
   type RouteConfig,
   type AgentConfig,
   type AgentOverrides,
+  type AgentKeys,
   type WebhookSettings,
   type StoreConfig,
 } from './config/schema.js';

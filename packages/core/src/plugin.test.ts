@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseConfig } from './config/load.js';
+import { agentForRoute } from './config/schema.js';
 import { ConfigError } from './errors.js';
 import { createHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
-import { definePlugin, platformSlicesOf, settingsIn } from './plugin.js';
+import { configSlicesOf, definePlugin, settingsIn } from './plugin.js';
 import { setupPlugin } from './plugin-loader.js';
 
 const pager = definePlugin({
@@ -50,9 +51,109 @@ describe('plugin settings slices', () => {
 
   it('refuse a slice that two plugins own, naming both', () => {
     const other = definePlugin({ ...pager, name: '@acme/other-pager' });
-    expect(() => platformSlicesOf([pager, other])).toThrow(
+    expect(() => configSlicesOf([pager, other])).toThrow(
       'plugins @acme/pager and @acme/other-pager both own platforms.pager',
     );
+  });
+});
+
+describe('agent keys', () => {
+  const llm = definePlugin({
+    name: '@acme/llm',
+    provides: { runners: ['llm'] },
+    agent: {
+      settings: {
+        model: z.string().default('small'),
+        limits: z
+          .strictObject({ turns: z.int().default(3), tokens: z.int().default(9) })
+          .prefault({}),
+      },
+      overrides: {
+        model: z.string().optional(),
+        limits: z.strictObject({ turns: z.int(), tokens: z.int() }).partial().optional(),
+      },
+    },
+    setup() {},
+  });
+
+  it("add keys to agent: and to a route's agent:, defaulted and merged key by key", () => {
+    const config = parseConfig(
+      {
+        agent: { runner: 'llm' },
+        platforms: {
+          webhook: {
+            extra: { routes: { review: { secret: 's', agent: { limits: { turns: 7 } } } } },
+          },
+        },
+      },
+      {},
+      [llm],
+    );
+    expect(config.agent).toEqual({
+      runner: 'llm',
+      timeout_s: 600,
+      model: 'small',
+      limits: { turns: 3, tokens: 9 },
+    });
+    const route = config.platforms.webhook.extra.routes.review;
+    expect(agentForRoute(config.agent, route?.agent)).toEqual({
+      runner: 'llm',
+      timeout_s: 600,
+      model: 'small',
+      limits: { turns: 7, tokens: 9 },
+    });
+  });
+
+  it('are unknown keys without the plugin, and a bad value names its key path', () => {
+    const problems = (raw: unknown, plugins: (typeof llm)[]) => {
+      try {
+        parseConfig(raw, {}, plugins);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems.map((problem) => problem.path);
+      }
+    };
+    expect(problems({ agent: { model: 'm' } }, [])).toEqual(['agent.model']);
+    const route = { secret: 's', agent: { limits: { turns: 'many' } } };
+    expect(
+      problems({ platforms: { webhook: { extra: { routes: { review: route } } } } }, [llm]),
+    ).toEqual(['platforms.webhook.extra.routes.review.agent.limits.turns']);
+  });
+});
+
+describe('aliases', () => {
+  const chat = definePlugin({
+    name: '@acme/chat',
+    provides: { targets: ['chat_a'] },
+    platforms: { chat_a: z.strictObject({ token: z.string() }) },
+    aliases: { acmechat: 'chat_a' },
+    setup() {},
+  });
+
+  it('are accepted for platform keys and route targets, as their canonical names', () => {
+    const config = parseConfig(
+      {
+        platforms: {
+          acmechat: { token: 't' },
+          webhook: { extra: { routes: { r: { secret: 's', deliver: 'acmechat' } } } },
+        },
+      },
+      {},
+      [chat],
+    );
+    expect(settingsIn(chat, config).chat_a).toEqual({ token: 't' });
+    expect(config.platforms.webhook.extra.routes.r?.deliver).toBe('chat_a');
+  });
+
+  it('mean nothing without their plugin', () => {
+    const config = parseConfig(
+      {
+        platforms: { webhook: { extra: { routes: { r: { secret: 's', deliver: 'acmechat' } } } } },
+      },
+      {},
+      [],
+    );
+    expect(config.platforms.webhook.extra.routes.r?.deliver).toBe('acmechat');
   });
 });
 

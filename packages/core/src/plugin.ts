@@ -3,7 +3,7 @@
  * owns, an options schema, a `setup`.
  */
 import type { z } from 'zod';
-import type { GatewayConfig, StoreConfig } from './config/schema.js';
+import type { AgentKeys, ConfigSlices, GatewayConfig, StoreConfig } from './config/schema.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -81,6 +81,13 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
    * (a bad value names its key path), and part of `webhook-gateway config schema`.
    */
   platforms?: Slices;
+  /**
+   * Keys it adds to the `agent:` block and to a route's `agent:` (a runner's `model`), validated
+   * with the rest of the config; taps read them from the request's `agent`.
+   */
+  agent?: AgentKeys;
+  /** Other names for its platforms and targets (`telegram` for `messenger_a`), accepted in config. */
+  aliases?: Readonly<Record<string, string>>;
   /** The stores it provides, by `store.kind`; opened before any plugin is set up. */
   stores?: Readonly<Record<string, StoreOpener>>;
   /** A pure check of the whole config once it is valid: problems with their key paths. */
@@ -137,25 +144,41 @@ export function settingsIn<Slices extends PlatformSlices>(
   ) as SettingsOf<Slices>;
 }
 
-/** Every slice the plugins own, by key; two plugins owning one key is an error naming both. */
-export function platformSlicesOf(
-  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms'>[],
-): Record<string, z.ZodType> {
-  const slices: Record<string, z.ZodType> = {};
+/**
+ * Every part of the config the plugins own: slices under `platforms:`, keys of `agent:`, and
+ * aliases. Two plugins owning one key (or alias) is an error naming both.
+ */
+export function configSlicesOf(
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms' | 'agent' | 'aliases'>[],
+): ConfigSlices {
+  const platforms: Record<string, z.ZodType> = {};
+  const settings: Record<string, z.ZodType> = {};
+  const overrides: Record<string, z.ZodType> = {};
+  const aliases: Record<string, string> = {};
   const owners = new Map<string, string>();
+  const claim = (key: string, plugin: string): void => {
+    const owner = owners.get(key);
+    if (owner !== undefined && owner !== plugin) {
+      throw new Error(`plugins ${owner} and ${plugin} both own ${key}; load only one of them`);
+    }
+    owners.set(key, plugin);
+  };
   for (const plugin of plugins) {
     for (const [key, schema] of Object.entries(plugin.platforms ?? {})) {
-      const owner = owners.get(key);
-      if (owner !== undefined && owner !== plugin.name) {
-        throw new Error(
-          `plugins ${owner} and ${plugin.name} both own platforms.${key}; load only one of them`,
-        );
-      }
-      owners.set(key, plugin.name);
-      slices[key] = schema;
+      claim(`platforms.${key}`, plugin.name);
+      platforms[key] = schema;
+    }
+    for (const [key, schema] of Object.entries(plugin.agent?.settings ?? {})) {
+      claim(`agent.${key}`, plugin.name);
+      settings[key] = schema;
+    }
+    Object.assign(overrides, plugin.agent?.overrides ?? {});
+    for (const [alias, name] of Object.entries(plugin.aliases ?? {})) {
+      claim(`the alias ${alias}`, plugin.name);
+      aliases[alias] = name;
     }
   }
-  return slices;
+  return { platforms, agent: { settings, overrides }, aliases };
 }
 
 /** True for a value made by `definePlugin`. */

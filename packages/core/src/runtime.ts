@@ -18,8 +18,8 @@ export {
   configSchema,
   routeSchema,
   configJsonSchema,
-  canonicalTargetName,
-  PLATFORM_ALIASES,
+  canonicalName,
+  type ConfigSlices,
   type PluginEntry,
   type StoreConfig,
 } from './config/schema.js';
@@ -28,8 +28,9 @@ export {
 export { corePlugin } from './core-plugin.js';
 export { importPlugin, setupPlugin, type LoadedPlugin } from './plugin-loader.js';
 export { setUpPlugins } from './plugin-setup.js';
-export { platformSlicesOf } from './plugin.js';
+export { configSlicesOf } from './plugin.js';
 export { PluginError } from './errors.js';
+export { storeProblems } from './startup-checks.js';
 
 // The store config names, opened through the plugin that provides its kind.
 export { openConfiguredStore } from './store-opener.js';

@@ -5,6 +5,7 @@ import {
   isLoopbackHost,
   runnerProblems,
   startupProblems,
+  storeProblems,
   targetProblems,
 } from './startup-checks.js';
 
@@ -84,6 +85,22 @@ describe('start-up checks', () => {
     );
   });
 
+  it('refuses a store kind no loaded plugin provides, naming the kinds there are', () => {
+    const config = parseConfig({ store: { kind: 'postgres' } }, {});
+    const sqlite = {
+      name: '@webhook-gateway/store-sqlite',
+      stores: { sqlite: async () => never() },
+    };
+    expect(storeProblems(config, [sqlite])).toEqual([
+      {
+        path: 'store.kind',
+        message:
+          'no loaded plugin provides the store "postgres" (stores provided: memory, sqlite); install its package beside the CLI and list it under plugins:',
+      },
+    ]);
+    expect(storeProblems(parseConfig({ store: { kind: 'sqlite' } }, {}), [sqlite])).toEqual([]);
+  });
+
   it('tells loopback addresses from others', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
       expect(isLoopbackHost(host), host).toBe(true);
@@ -91,3 +108,7 @@ describe('start-up checks', () => {
       expect(isLoopbackHost(host), host).toBe(false);
   });
 });
+
+function never(): never {
+  throw new Error('not opened in this test');
+}

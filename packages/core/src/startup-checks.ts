@@ -5,6 +5,7 @@
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
+import { corePlugin } from './core-plugin.js';
 import type { GatewayPlugin } from './plugin.js';
 import { routeSecrets } from './routes.js';
 
@@ -79,6 +80,24 @@ export function runnerProblems(
       path,
       message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
     }));
+}
+
+/**
+ * A `store.kind` that no loaded plugin (nor core) provides. Opening the store says the same; this
+ * is for `config validate`, which checks without opening one.
+ */
+export function storeProblems(
+  config: GatewayConfig,
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'stores'>[] = [],
+): ConfigProblem[] {
+  const kinds = [corePlugin, ...plugins].flatMap((plugin) => Object.keys(plugin.stores ?? {}));
+  if (kinds.includes(config.store.kind)) return [];
+  return [
+    {
+      path: 'store.kind',
+      message: `no loaded plugin provides the store "${config.store.kind}" (stores provided: ${kinds.join(', ')}); install its package beside the CLI and list it under plugins:`,
+    },
+  ];
 }
 
 /**

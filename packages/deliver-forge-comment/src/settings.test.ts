@@ -1,6 +1,6 @@
 /** The plugin's config slices, validated by core's parseConfig as a gateway validates them. */
 import { ConfigError, parseConfig } from '@webhook-gateway/core';
-import { configJsonSchema } from '@webhook-gateway/core/runtime';
+import { configJsonSchema, configSlicesOf } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import plugin from './index.js';
 
@@ -58,7 +58,7 @@ describe('platforms.forge and platforms.altforge', () => {
   });
 
   it('appear in the config JSON Schema with their defaults', () => {
-    const schema = configJsonSchema(plugin.platforms) as {
+    const schema = configJsonSchema(configSlicesOf([plugin])) as {
       properties: { platforms: { properties: Record<string, { properties: object }> } };
     };
     const { forge, altforge } = schema.properties.platforms.properties;

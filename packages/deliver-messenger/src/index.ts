@@ -7,7 +7,7 @@ import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gatew
 import { messengerConfigProblems } from './config-problems.js';
 import { logConnections } from './connection-check.js';
 import { deliverToMessenger } from './deliver.js';
-import { messengerSettingsSchemas } from './platform-settings.js';
+import { messengerAliases, messengerSettingsSchemas } from './platform-settings.js';
 import { PROTOCOLS } from './protocols.js';
 
 export { resolveChatId } from './chat-id.js';
@@ -50,6 +50,7 @@ const messengerPlugin = definePlugin({
   name: MESSENGER_PLUGIN_NAME,
   provides: { targets: Object.values(PROTOCOLS).map((protocol) => protocol.target) },
   platforms: messengerSettingsSchemas,
+  aliases: messengerAliases,
   options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving, settings }, options) {
     if (serving) {

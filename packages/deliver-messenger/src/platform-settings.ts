@@ -36,6 +36,14 @@ export const messengerSettingsSchemas = {
     .prefault({}),
 } as const;
 
+/** The real services' names, accepted in config for the canonical platform and target names. */
+export const messengerAliases = {
+  telegram: 'messenger_a',
+  discord: 'messenger_b',
+  slack: 'messenger_c',
+  signal: 'messenger_d',
+} as const;
+
 /** The four slices validated, defaults filled in, as `setup` receives them. */
 export type MessengerSettings = SettingsOf<typeof messengerSettingsSchemas>;
 

@@ -1,6 +1,7 @@
 /** Builders of runner inputs for tests: a validated agent block, a journal row, a run request. */
 import {
   parseConfig,
+  type GatewayPlugin,
   silentLogger,
   type AgentConfig,
   type DeliveryRecord,
@@ -8,19 +9,30 @@ import {
   type RouteConfig,
   type RunRequest,
 } from '@webhook-gateway/core';
+import { agentKeys, agentSettings, type AgentSettings } from '../agent-settings.js';
+
+/** The agent plugin as config parsing sees it: the keys it adds to `agent:`. */
+const agentKeysOnly: Pick<GatewayPlugin<unknown>, 'name' | 'agent'> = {
+  name: '@webhook-gateway/agent',
+  agent: agentKeys,
+};
 
 /** An agent block as config parsing makes it (defaults filled in). */
-export function agentConfig(agent: Record<string, unknown>): AgentConfig {
-  return parseConfig({ agent }).agent;
+export function agentConfig(agent: Record<string, unknown>): AgentSettings {
+  return agentSettings(parseConfig({ agent }, {}, [agentKeysOnly]).agent);
 }
 
 /** A route block as config parsing makes it. */
 export function routeConfig(route: Record<string, unknown> = {}): RouteConfig {
-  const config = parseConfig({
-    platforms: {
-      webhook: { extra: { host: '127.0.0.1', routes: { review: { secret: 's', ...route } } } },
+  const config = parseConfig(
+    {
+      platforms: {
+        webhook: { extra: { host: '127.0.0.1', routes: { review: { secret: 's', ...route } } } },
+      },
     },
-  });
+    {},
+    [agentKeysOnly],
+  );
   return config.platforms.webhook.extra.routes.review as RouteConfig;
 }
 

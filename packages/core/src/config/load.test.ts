@@ -78,8 +78,8 @@ describe('parseConfig', () => {
     ]);
   });
 
-  it('accepts the real platform names as aliases and canonicalises target names', () => {
-    // A plugin owns the messenger_a slice (as deliver-messenger does); core renames the alias.
+  it("accepts a plugin's aliases for platform keys and canonicalises target names", () => {
+    // A plugin owns the messenger_a slice and its aliases (as deliver-messenger does).
     const messenger = definePlugin({
       name: 'messenger-slice',
       platforms: {
@@ -87,6 +87,7 @@ describe('parseConfig', () => {
           .strictObject({ enabled: z.boolean().default(false), token: z.string().optional() })
           .prefault({}),
       },
+      aliases: { telegram: 'messenger_a', slack: 'messenger_c' },
       setup() {},
     });
     const config = parseConfig(

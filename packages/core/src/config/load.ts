@@ -8,7 +8,7 @@ import { ConfigError, type ConfigProblem } from '../errors.js';
 import { formatKeyPath, problemsFromZod } from './key-path.js';
 import { expandEnv, type MissingEnv } from './env.js';
 import type { GatewayPlugin } from '../plugin.js';
-import { platformSlicesOf } from '../plugin.js';
+import { configSlicesOf } from '../plugin.js';
 import type { LoadedPlugin } from '../plugin-loader.js';
 import {
   configSchemaWith,
@@ -51,7 +51,7 @@ export type PluginLoader = (entries: PluginEntry[], fromDir: string) => Promise<
 export function parseConfig(
   raw: unknown,
   env: NodeJS.ProcessEnv = process.env,
-  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms'>[] = [],
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'platforms' | 'agent' | 'aliases'>[] = [],
 ): GatewayConfig {
   const missing: MissingEnv[] = [];
   const expanded = expandEnv(raw ?? {}, env, missing);
@@ -61,7 +61,7 @@ export function parseConfig(
   }));
   let slices;
   try {
-    slices = platformSlicesOf(plugins);
+    slices = configSlicesOf(plugins);
   } catch (error) {
     throw new ConfigError([...problems, { path: 'plugins', message: (error as Error).message }]);
   }

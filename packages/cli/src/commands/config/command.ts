@@ -3,7 +3,7 @@ import { errorMessage } from '@webhook-gateway/core';
 import {
   configJsonSchema,
   loadConfig,
-  platformSlicesOf,
+  configSlicesOf,
   resolveHome,
   type LoadedPlugin,
 } from '@webhook-gateway/core/runtime';
@@ -64,7 +64,7 @@ async function printSchema(raw: unknown): Promise<void> {
     );
     plugins = builtinPlugins();
   }
-  const slices = platformSlicesOf(plugins.map((loaded) => loaded.plugin));
+  const slices = configSlicesOf(plugins.map((loaded) => loaded.plugin));
   process.stdout.write(`${JSON.stringify(configJsonSchema(slices), null, 2)}\n`);
 }
 

@@ -1,7 +1,7 @@
 /** Writes a new gateway home: config.yaml (mode 0600), its JSON Schema, an example skill. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configJsonSchema, platformSlicesOf } from '@webhook-gateway/core/runtime';
+import { configJsonSchema, configSlicesOf } from '@webhook-gateway/core/runtime';
 import { builtinPlugins } from '../../builtin-plugins.js';
 import { EXAMPLE_SKILL_NAME, EXAMPLE_SKILL_TEXT } from './skill.js';
 import { SCHEMA_FILE_NAME, initConfigYaml } from './template.js';
@@ -49,7 +49,7 @@ export function writeInitFiles(options: {
   files.push({ file: configFile, mode: 0o600, written: true });
 
   const schemaFile = path.join(options.home, SCHEMA_FILE_NAME);
-  const slices = platformSlicesOf(builtinPlugins().map((loaded) => loaded.plugin));
+  const slices = configSlicesOf(builtinPlugins().map((loaded) => loaded.plugin));
   writeAtomically(schemaFile, `${JSON.stringify(configJsonSchema(slices), null, 2)}\n`, 0o644);
   files.push({ file: schemaFile, mode: 0o644, written: true });
 

@@ -68,9 +68,10 @@ async function subscribe(nameArgument: string, raw: unknown): Promise<void> {
   const context = await loadWebhookContext(options);
   const { plugins } = context;
   const checkWith = { config: context.config, home: context.home, plugins };
-  const deliver = options.deliver === undefined ? undefined : canonicalTarget(options.deliver);
+  const deliver =
+    options.deliver === undefined ? undefined : canonicalTarget(options.deliver, plugins);
   if (deliver !== undefined && !(await isInstalledTarget(deliver, checkWith))) {
-    failUsage(unknownTargetMessage(options.deliver ?? deliver));
+    failUsage(unknownTargetMessage(options.deliver ?? deliver, plugins));
   }
 
   const result = await withStore(context, async (store) => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TARGETS, canonicalTarget, unknownTargetMessage } from './targets.js';
+import { builtinPlugins } from '../../builtin-plugins.js';
+import { canonicalTarget, unknownTargetMessage } from './targets.js';
+
+const plugins = builtinPlugins();
 
 describe('canonicalTarget', () => {
   it.each([
@@ -10,15 +13,28 @@ describe('canonicalTarget', () => {
     [' sms ', 'sms'],
     ['forge_comment', 'forge_comment'],
   ])('maps %j to %s', (given, canonical) => {
-    expect(canonicalTarget(given)).toBe(canonical);
+    expect(canonicalTarget(given, plugins)).toBe(canonical);
+  });
+
+  it('knows no alias without the plugin that declares it', () => {
+    expect(canonicalTarget('telegram', [])).toBe('telegram');
   });
 });
 
 describe('unknownTargetMessage', () => {
-  it('names the value, the option and every built-in target and alias', () => {
-    const message = unknownTargetMessage('pager');
+  it('names the value, the option and every target and alias the loaded plugins provide', () => {
+    const message = unknownTargetMessage('pager', plugins);
     expect(message).toContain('"pager" (--deliver)');
-    for (const target of [...BUILTIN_TARGETS, 'telegram', 'signal'])
-      expect(message).toContain(target);
+    const targets = [
+      'log',
+      'forge_comment',
+      'altforge_comment',
+      'messenger_a',
+      'messenger_b',
+      'messenger_c',
+      'messenger_d',
+      'sms',
+    ];
+    for (const target of [...targets, 'telegram', 'signal']) expect(message).toContain(target);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The agent plugin's keys of the `agent:` block (and of a route's `agent:`): the runners'
+ * settings. Core owns `runner` and `timeout_s`; these are validated with the rest of the config.
+ */
+import { z } from 'zod';
+import type { AgentConfig, AgentKeys } from '@webhook-gateway/core';
+
+const terminalFields = {
+  enabled: z.boolean(),
+  backend: z.enum(['local', 'docker', 'ssh']),
+  container: z.string().min(1),
+  image: z.string().min(1),
+  host: z.string().min(1),
+  timeout_s: z.number().positive(),
+  max_output_bytes: z.int().positive(),
+  env_allowlist: z.array(z.string()),
+};
+
+const terminalSchema = z.strictObject({
+  enabled: terminalFields.enabled.default(true),
+  backend: terminalFields.backend.default('local'),
+  container: terminalFields.container.optional(),
+  image: terminalFields.image.optional(),
+  host: terminalFields.host.optional(),
+  timeout_s: terminalFields.timeout_s.default(120),
+  max_output_bytes: terminalFields.max_output_bytes.default(16_384),
+  env_allowlist: terminalFields.env_allowlist.optional(),
+});
+
+const settings = {
+  command: z.array(z.string()).min(1).optional(),
+  base_url: z.url().optional(),
+  model: z.string().min(1).optional(),
+  api_key_env: z.string().min(1).optional(),
+  max_turns: z.int().positive().default(20),
+  temperature: z.number().min(0).max(2).optional(),
+  system_prompt: z.string().optional(),
+  terminal: terminalSchema.prefault({}),
+  skills_dirs: z.array(z.string()).default([]),
+};
+
+/** The agent plugin's keys; a route's overrides have no defaults, so only what it sets wins. */
+export const agentKeys = {
+  settings,
+  overrides: {
+    command: settings.command,
+    base_url: settings.base_url,
+    model: settings.model,
+    api_key_env: settings.api_key_env,
+    max_turns: settings.max_turns.removeDefault().optional(),
+    temperature: settings.temperature,
+    system_prompt: settings.system_prompt,
+    terminal: z.strictObject(terminalFields).partial().optional(),
+    skills_dirs: settings.skills_dirs.removeDefault().optional(),
+  },
+} satisfies AgentKeys;
+
+/** An agent block as the runners read it: core's keys and these, validated when config was read. */
+export type AgentSettings = AgentConfig & z.output<z.ZodObject<typeof settings>>;
+export type TerminalConfig = AgentSettings['terminal'];
+
+/** The agent block with this plugin's keys typed (they were validated with the config). */
+export function agentSettings(agent: AgentConfig): AgentSettings {
+  return agent as AgentSettings;
+}
