@@ -26,6 +26,7 @@ export interface ListedDelivery {
 
 /** `deliveries show --json`. */
 export interface ShownDelivery extends ListedDelivery {
+  authScheme: string | null;
   headers: Record<string, string>;
   payload: Record<string, unknown>;
   prompt: string | null;

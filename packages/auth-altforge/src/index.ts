@@ -10,15 +10,15 @@ export default definePlugin({
   name: ALTFORGE_AUTH_PLUGIN_NAME,
   provides: { schemes: ['altforge'] },
   setup({ hooks }) {
-    hooks.authenticate.tapPromise(ALTFORGE_AUTH_PLUGIN_NAME, async (request) => {
+    hooks.authenticate.for('altforge').tapPromise(ALTFORGE_AUTH_PLUGIN_NAME, async (request) => {
       const raw = ALTFORGE_TOKEN_HEADERS.map((name) => request.headers[name]).find(
         (v) => v !== undefined,
       );
       if (raw === undefined) return undefined;
       const token = Array.isArray(raw) ? (raw[0] ?? '') : raw;
       return verifyAltforgeToken(token, request.secrets)
-        ? { ok: true, scheme: 'altforge' }
-        : { ok: false, scheme: 'altforge', reason: 'token does not match' };
+        ? { ok: true }
+        : { ok: false, reason: 'token does not match' };
     });
   },
 });

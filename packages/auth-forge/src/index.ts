@@ -10,12 +10,12 @@ export default definePlugin({
   name: FORGE_AUTH_PLUGIN_NAME,
   provides: { schemes: ['forge'] },
   setup({ hooks }) {
-    hooks.authenticate.tapPromise(FORGE_AUTH_PLUGIN_NAME, async (request) => {
+    hooks.authenticate.for('forge').tapPromise(FORGE_AUTH_PLUGIN_NAME, async (request) => {
       const signature = firstHeader(request.headers, FORGE_SIGNATURE_HEADERS);
       if (signature === undefined) return undefined;
       return verifyForgeSignature(request.rawBody, signature, request.secrets)
-        ? { ok: true, scheme: 'forge' }
-        : { ok: false, scheme: 'forge', reason: 'signature does not match' };
+        ? { ok: true }
+        : { ok: false, reason: 'signature does not match' };
     });
   },
 });

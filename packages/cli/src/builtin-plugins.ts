@@ -2,7 +2,12 @@
 import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gateway/core/runtime';
 import agent from '@webhook-gateway/agent';
 import altforgeAuth from '@webhook-gateway/auth-altforge';
+import bitbucketAuth from '@webhook-gateway/auth-bitbucket';
 import forgeAuth from '@webhook-gateway/auth-forge';
+import genericAuth from '@webhook-gateway/auth-generic';
+import giteaAuth from '@webhook-gateway/auth-gitea';
+import linearAuth from '@webhook-gateway/auth-linear';
+import standardWebhooksAuth from '@webhook-gateway/auth-standard-webhooks';
 import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
@@ -14,8 +19,15 @@ export function builtinPlugins(): LoadedPlugin[] {
   return [
     sqliteStore,
     redisStore,
+    // Schemes, in the order a route without `schemes` asks them: the senders' own headers first
+    // (Gitea also sends the forge's X-Hub-Signature-256), a bare Bearer token last.
+    standardWebhooksAuth,
+    giteaAuth,
+    bitbucketAuth,
+    linearAuth,
     forgeAuth,
     altforgeAuth,
+    genericAuth,
     agent,
     forgeComment,
     messenger,

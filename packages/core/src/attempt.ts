@@ -15,6 +15,7 @@ import type { Store } from './store.js';
 import {
   renderDefaultPrompt,
   renderDeliverExtra,
+  rawPayloadText,
   renderTemplate,
   type GatewayValues,
 } from './template.js';
@@ -244,5 +245,9 @@ export async function runAttempt(
 
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */
 function gatewayValues(record: DeliveryRecord): GatewayValues {
-  return { route: record.route, delivery_id: record.deliveryId };
+  return {
+    route: record.route,
+    delivery_id: record.deliveryId,
+    raw: () => rawPayloadText(record.payload),
+  };
 }

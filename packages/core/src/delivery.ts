@@ -20,6 +20,8 @@ export interface NewDelivery {
   payloadJson?: string;
   /** The headers worth keeping (event, delivery id, user agent); never a token. */
   headers: Record<string, string>;
+  /** The auth scheme that verified the request; absent on an INSECURE_NO_AUTH route. */
+  authScheme?: string;
   /** Deliveries sharing this key (same route, repository and pull/merge request) run one at a time. */
   orderKey: string | null;
   maxAttempts: number;
@@ -121,6 +123,7 @@ export function queuedRecord(delivery: NewDelivery, id: string, seq: number): De
     receivedAt: delivery.receivedAt,
     payload: delivery.payload,
     headers: delivery.headers,
+    ...(delivery.authScheme !== undefined ? { authScheme: delivery.authScheme } : {}),
     orderKey: delivery.orderKey,
     maxAttempts: delivery.maxAttempts,
     id,

@@ -6,6 +6,7 @@
  */
 import type http from 'node:http';
 import { createRunDelivery } from './attempt.js';
+import { loadedSchemes } from './auth-schemes.js';
 import type { GatewayConfig } from './config/schema.js';
 import { liveConfig } from './config/live.js';
 import { ConfigError, errorMessage } from './errors.js';
@@ -91,6 +92,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     store,
     rateLimiter,
     queue,
+    schemes: loadedSchemes(plugins, hooks),
     log,
   });
 

@@ -24,9 +24,26 @@ export interface AuthRequest {
   secrets: readonly string[];
 }
 
-/** A scheme's verdict on a request that carried its headers. */
-export type AuthVerdict =
-  { ok: true; scheme: string } | { ok: false; scheme: string; reason: string };
+/**
+ * A scheme's verdict on a request that carried its headers. An accepted request may name its
+ * event type and delivery id as the scheme's sender sends them; what it leaves out, core reads
+ * from the headers of DESIGN §4.3.
+ */
+export type AuthVerdict = AuthAccepted | AuthRefused;
+
+export interface AuthAccepted {
+  ok: true;
+  /** The event type: a header's value, or read from the parsed payload (a body field). */
+  event?: string | ((payload: JsonObject) => string | undefined);
+  /** The sender's id of this delivery (de-duplication key). */
+  deliveryId?: string;
+}
+
+export interface AuthRefused {
+  ok: false;
+  /** Why, for the DEBUG log: never a secret, never a header's value. */
+  reason: string;
+}
 
 /** What a filter looks at once the payload is parsed and authenticated. */
 export interface FilterRequest {
@@ -117,8 +134,12 @@ export interface AttemptEvent {
 }
 
 export interface GatewayHooks {
-  /** Each auth scheme checks a request carrying its headers; `undefined` means "not mine". */
-  readonly authenticate: AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>;
+  /**
+   * One hook per auth scheme name (`forge`, `gitea`, …): the scheme checks a request carrying its
+   * headers; `undefined` means "not mine". The receiver asks a route's schemes in order, and the
+   * first verdict decides.
+   */
+  readonly authenticate: HookMap<AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>>;
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
   readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
   /**
@@ -139,7 +160,9 @@ export interface GatewayHooks {
 /** Creates the hooks of one gateway. */
 export function createHooks(): GatewayHooks {
   return Object.freeze({
-    authenticate: new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
+    authenticate: new HookMap(
+      () => new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
+    ),
     filter: new AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>(['request']),
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
     run: new HookMap(

@@ -25,6 +25,8 @@ export {
   type GatewayHooks,
   type AuthRequest,
   type AuthVerdict,
+  type AuthAccepted,
+  type AuthRefused,
   type FilterRequest,
   type FilterVerdict,
   type RenderContext,
@@ -97,6 +99,8 @@ export {
   firstHeader,
   headerBytes,
 } from './headers.js';
+export { type SchemeVerdict } from './auth-schemes.js';
+export { digestsEqual, isPrintableAscii, isWithinWindow } from './signature-checks.js';
 
 // Whether a bind address is loopback (plugins that listen or call out check it).
 export { isLoopbackHost } from './startup-checks.js';

@@ -116,6 +116,9 @@ function undeliveredProvides(plugin: GatewayPlugin<unknown>, hooks: GatewayHooks
   const { provides } = plugin;
   if (!provides) return [];
   const missing = [
+    ...(provides.schemes ?? [])
+      .filter((name) => !hooks.authenticate.get(name)?.isUsed())
+      .map((name) => `scheme "${name}"`),
     ...(provides.targets ?? [])
       .filter((name) => !hooks.deliver.get(name)?.isUsed())
       .map((name) => `target "${name}"`),
@@ -128,9 +131,5 @@ function undeliveredProvides(plugin: GatewayPlugin<unknown>, hooks: GatewayHooks
       .filter((name) => plugin.stores?.[name] === undefined)
       .map((name) => `store "${name}"`),
   );
-  const tappedAuthenticate = hooks.authenticate.taps.some((tap) => tap.name === plugin.name);
-  if ((provides.schemes ?? []).length > 0 && !tappedAuthenticate) {
-    missing.push(...(provides.schemes ?? []).map((name) => `scheme "${name}"`));
-  }
   return missing;
 }

@@ -4,6 +4,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
+import { authenticateRequest, verdictEvent, type SchemeVerdict } from './auth-schemes.js';
 import { BadBodyError, BodyTooLargeError, readPayload, readRawBody } from './body.js';
 import type { LiveConfig } from './config/live.js';
 import { INSECURE_NO_AUTH } from './config/schema.js';
@@ -25,6 +26,8 @@ export interface ReceiverOptions {
   rateLimiter: RateLimiter;
   /** Where each journaled delivery goes next. */
   queue: Pick<DeliveryQueue, 'enqueue'>;
+  /** Every loaded auth scheme, in order: what a route without `schemes` accepts. */
+  schemes: readonly string[];
   log: Logger;
 }
 
@@ -134,10 +137,12 @@ export function createReceiver(options: ReceiverOptions): Koa {
       return 'bad_request';
     }
 
-    // 3. authentication, over the raw bytes
+    // 3. authentication, over the raw bytes: the first of the route's schemes that recognises
+    // the request decides it alone
     const secrets = routeSecrets(route, config);
+    let verdict: SchemeVerdict | undefined;
     if (!secrets.includes(INSECURE_NO_AUTH)) {
-      const verdict = await hooks.authenticate.promise({
+      verdict = await authenticateRequest(hooks, route.schemes ?? options.schemes, {
         route: name,
         headers: ctx.req.headers,
         rawBody,
@@ -145,7 +150,11 @@ export function createReceiver(options: ReceiverOptions): Koa {
       });
       if (!verdict?.ok) {
         log.debug(
-          { route: name, reason: verdict ? verdict.reason : 'no signature or token header' },
+          {
+            route: name,
+            scheme: verdict?.scheme,
+            reason: verdict ? verdict.reason : 'no signature or token header of its schemes',
+          },
           'unauthorized',
         );
         reply(ctx, 401, { error: 'Invalid signature' });
@@ -175,9 +184,13 @@ export function createReceiver(options: ReceiverOptions): Koa {
     }
 
     // 6. events, actions, filters
-    const event = eventTypeOf(ctx.req.headers, payload);
+    const event =
+      (verdict?.ok ? verdictEvent(verdict, payload) : undefined) ??
+      eventTypeOf(ctx.req.headers, payload);
     const action = payloadAction(payload);
-    const deliveryId = deliveryIdOf(ctx.req.headers, now);
+    const deliveryId =
+      (verdict?.ok && verdict.deliveryId ? verdict.deliveryId : undefined) ??
+      deliveryIdOf(ctx.req.headers, now);
     const ignored = await hooks.filter.promise({
       route: name,
       routeConfig: route,
@@ -213,6 +226,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
           payload,
           payloadJson,
           headers: keptHeaders(ctx.req.headers),
+          ...(verdict ? { authScheme: verdict.scheme } : {}),
           orderKey: orderKeyOf(name, payload),
           maxAttempts: route.max_attempts ?? settings.max_attempts,
         },
@@ -231,7 +245,10 @@ export function createReceiver(options: ReceiverOptions): Koa {
       reply(ctx, 200, { status: 'duplicate', delivery_id: deliveryId });
       return 'duplicate';
     }
-    log.info({ route: name, delivery_id: deliveryId, event, action }, 'accepted');
+    log.info(
+      { route: name, delivery_id: deliveryId, event, action, scheme: verdict?.scheme },
+      'accepted',
+    );
     handOver(result.record);
     reply(ctx, 202, { status: 'accepted', route: name, event, delivery_id: deliveryId });
     return 'accepted';

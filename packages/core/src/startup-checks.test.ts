@@ -4,6 +4,7 @@ import { createHooks } from './hooks.js';
 import {
   isLoopbackHost,
   runnerProblems,
+  schemeProblems,
   startupProblems,
   storeProblems,
   targetProblems,
@@ -30,6 +31,30 @@ describe('start-up checks', () => {
         message:
           'route "r" delivers to "pager", but no such target is installed (loaded plugins: @acme/one, @acme/two)',
       },
+    ]);
+  });
+
+  it('names a scheme a route accepts that no plugin provides, with the loaded schemes', () => {
+    const hooks = builtInHooks();
+    hooks.authenticate.for('forge').tapPromise('@acme/forge', async () => undefined);
+    hooks.authenticate.for('linear').tapPromise('@acme/linear', async () => undefined);
+    const plugins = [
+      { name: '@acme/forge', provides: { schemes: ['forge'] } },
+      { name: '@acme/linear', provides: { schemes: ['linear'] } },
+    ];
+    const config = configWith({
+      secret: 's',
+      routes: { a: { schemes: ['forge'] }, b: { schemes: ['linear', 'svix'] } },
+    });
+    expect(schemeProblems(config, hooks, plugins)).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.b.schemes.1',
+        message:
+          'route "b" accepts the scheme "svix", but no such scheme is loaded (loaded schemes: forge, linear)',
+      },
+    ]);
+    expect(startupProblems(config, hooks, plugins).map((problem) => problem.path)).toEqual([
+      'platforms.webhook.extra.routes.b.schemes.1',
     ]);
   });
 

@@ -3,6 +3,7 @@
  * `config validate` and `webhook subscribe`: each problem names the key to set.
  */
 import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import { loadedSchemes } from './auth-schemes.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import { corePlugin } from './core-plugin.js';
@@ -63,6 +64,26 @@ export function targetProblems(
   return problems;
 }
 
+/** A scheme a route's `schemes` lists that no plugin taps. */
+export function schemeProblems(
+  config: GatewayConfig,
+  hooks: GatewayHooks,
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'provides'>[] = [],
+): ConfigProblem[] {
+  const loaded = loadedSchemes(plugins, hooks);
+  const problems: ConfigProblem[] = [];
+  for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) {
+    for (const [index, scheme] of (route.schemes ?? []).entries()) {
+      if (hooks.authenticate.get(scheme)?.isUsed()) continue;
+      problems.push({
+        path: `${ROUTES}.${name}.schemes.${index}`,
+        message: `route "${name}" accepts the scheme "${scheme}", but no such scheme is loaded (loaded schemes: ${loaded.length > 0 ? loaded.join(', ') : 'none'})`,
+      });
+    }
+  }
+  return problems;
+}
+
 /** An `agent.runner`, global or a route's, that no plugin taps. */
 export function runnerProblems(
   config: GatewayConfig,
@@ -107,11 +128,12 @@ export function storeProblems(
 export function startupProblems(
   config: GatewayConfig,
   hooks: GatewayHooks,
-  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'check'>[] = [],
+  plugins: readonly Pick<GatewayPlugin<unknown>, 'name' | 'check' | 'provides'>[] = [],
 ): ConfigProblem[] {
   const names = plugins.map((plugin) => plugin.name);
   return [
     ...securityProblems(config),
+    ...schemeProblems(config, hooks, plugins),
     ...targetProblems(config, hooks, names),
     ...runnerProblems(config, hooks, names),
     ...plugins.flatMap((plugin) => plugin.check?.(config) ?? []),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { renderDefaultPrompt, renderDeliverExtra, renderTemplate } from './template.js';
+import {
+  RAW_PAYLOAD_LIMIT,
+  rawPayloadText,
+  renderDefaultPrompt,
+  renderDeliverExtra,
+  renderTemplate,
+} from './template.js';
 
 const payload = {
   number: 42,
@@ -81,6 +87,39 @@ describe('renderTemplate: the reserved {_gateway.…} prefix', () => {
 
   it('never reaches gateway keys through prototype names', () => {
     expect(renderTemplate('{_gateway.constructor}', {}, gateway)).toBe('{_gateway.constructor}');
+  });
+});
+
+describe('{_gateway.raw}: the whole payload', () => {
+  it('is the payload as 2-space JSON, not expanded again, and ignores a payload key _gateway', () => {
+    const payload = { _gateway: { raw: 'spoofed' }, title: '{number}', number: 7 };
+    const gateway = { raw: () => rawPayloadText(payload) };
+    expect(renderTemplate('Event:\n{_gateway.raw}', payload, gateway)).toBe(
+      `Event:\n${JSON.stringify(payload, null, 2)}`,
+    );
+  });
+
+  it(`is cut after ${RAW_PAYLOAD_LIMIT} characters, saying how many were left out`, () => {
+    const payload = { body: 'x'.repeat(RAW_PAYLOAD_LIMIT) };
+    const whole = JSON.stringify(payload, null, 2);
+    const text = rawPayloadText(payload);
+    expect(text).toBe(
+      `${whole.slice(0, RAW_PAYLOAD_LIMIT)}\n… [cut: ${whole.length - RAW_PAYLOAD_LIMIT} more characters]`,
+    );
+  });
+
+  it('keeps a payload of exactly the limit whole', () => {
+    const body = 'y'.repeat(RAW_PAYLOAD_LIMIT - '{\n  "b": ""\n}'.length);
+    expect(rawPayloadText({ b: body })).toBe(JSON.stringify({ b: body }, null, 2));
+    expect(rawPayloadText({ b: body }).length).toBe(RAW_PAYLOAD_LIMIT);
+  });
+
+  it('is made only when a template uses it', () => {
+    let made = 0;
+    const gateway = { route: 'r', raw: () => String(++made) };
+    expect(renderTemplate('{_gateway.route}', {}, gateway)).toBe('r');
+    expect(made).toBe(0);
+    expect(renderTemplate('{_gateway.raw}', {}, gateway)).toBe('1');
   });
 });
 

@@ -17,8 +17,24 @@ const MISSING = Symbol('missing');
 /** The reserved placeholder prefix whose values come from the gateway, not the payload. */
 export const GATEWAY_PREFIX = '_gateway.';
 
-/** Values for `{_gateway.<key>}` placeholders, keyed without the prefix (`route`, `command.name`). */
-export type GatewayValues = Readonly<Record<string, string>>;
+/**
+ * Values for `{_gateway.<key>}` placeholders, keyed without the prefix (`route`, `command.name`).
+ * A function is called only when a template uses its key (for values costly to make, as `raw`).
+ */
+export type GatewayValues = Readonly<Record<string, string | (() => string)>>;
+
+/** How many characters of the payload's JSON `{_gateway.raw}` gives at most. */
+export const RAW_PAYLOAD_LIMIT = 50_000;
+
+/**
+ * The whole payload as 2-space JSON, for `{_gateway.raw}`: cut after `RAW_PAYLOAD_LIMIT`
+ * characters, with a last line saying how much was left out.
+ */
+export function rawPayloadText(payload: unknown): string {
+  const text = safeStringify(payload, 2);
+  if (text.length <= RAW_PAYLOAD_LIMIT) return text;
+  return `${text.slice(0, RAW_PAYLOAD_LIMIT)}\n… [cut: ${text.length - RAW_PAYLOAD_LIMIT} more characters]`;
+}
 
 /**
  * Looks up a dotted path in a payload. Only own properties and array indices are followed, so a
@@ -71,7 +87,9 @@ export function renderTemplate(
   return template.replace(PLACEHOLDER, (whole, path: string) => {
     if (path.startsWith(GATEWAY_PREFIX)) {
       const key = path.slice(GATEWAY_PREFIX.length);
-      return Object.prototype.hasOwnProperty.call(gateway, key) ? (gateway[key] ?? whole) : whole;
+      if (!Object.prototype.hasOwnProperty.call(gateway, key)) return whole;
+      const value = gateway[key];
+      return typeof value === 'function' ? value() : (value ?? whole);
     }
     const value = lookupPath(payload, path);
     return isMissing(value) ? whole : formatValue(value);

@@ -32,6 +32,7 @@ const deliveryHashSchema = z.object({
   receivedAt: intField,
   payload: jsonTextSchema(z.record(z.string(), z.unknown())),
   headers: jsonTextSchema(z.record(z.string(), z.string())),
+  authScheme: z.string().optional(),
   orderKey: z.string().optional(),
   maxAttempts: intField,
   status: deliveryStatusSchema,
@@ -75,6 +76,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     receivedAt: h.receivedAt,
     payload: h.payload,
     headers: h.headers,
+    ...(h.authScheme !== undefined ? { authScheme: h.authScheme } : {}),
     orderKey: h.orderKey ?? null,
     maxAttempts: h.maxAttempts,
     status: h.status,
@@ -127,6 +129,7 @@ export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
   ];
   if (delivery.action !== null) fields.push(['action', delivery.action]);
   if (delivery.orderKey !== null) fields.push(['orderKey', delivery.orderKey]);
+  if (delivery.authScheme !== undefined) fields.push(['authScheme', delivery.authScheme]);
   return fields.flat();
 }
 

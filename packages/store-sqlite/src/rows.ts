@@ -182,6 +182,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
     agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
   };
+  // Rows from before schema version 4 have no column; NULL is an INSECURE_NO_AUTH route.
+  const authScheme = row.auth_scheme === undefined ? null : c.nullableString('auth_scheme');
+  if (authScheme !== null) record.authScheme = authScheme;
   if (c.problems.length > 0) {
     throw new Error(
       `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +

@@ -119,8 +119,18 @@ const keysOnRows: Migration = (db) => {
   `);
 };
 
+/** Rows record which auth scheme verified their request (NULL: an INSECURE_NO_AUTH route, or older rows). */
+const authSchemes: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN auth_scheme TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
-export const migrations: readonly Migration[] = [createJournal, splitPayloads, keysOnRows];
+export const migrations: readonly Migration[] = [
+  createJournal,
+  splitPayloads,
+  keysOnRows,
+  authSchemes,
+];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = migrations.length;

@@ -108,6 +108,7 @@ export class SqliteStore implements Store {
       delivery_id: delivery.deliveryId,
       received_at: delivery.receivedAt,
       headers: journalJson(delivery.headers, 'headers', delivery),
+      auth_scheme: delivery.authScheme ?? null,
       order_key: delivery.orderKey,
       max_attempts: delivery.maxAttempts,
       next_attempt_at: delivery.receivedAt,

@@ -56,6 +56,11 @@ const NO_SLICES: ConfigSlices = {
 function routeSchemaOf(slices: ConfigSlices) {
   return z.strictObject({
     secret: secretSchema.optional(),
+    /** The auth schemes this route accepts (default: every loaded scheme). */
+    schemes: z
+      .array(z.string().min(1))
+      .min(1, 'list at least one scheme, or leave schemes out')
+      .optional(),
     description: z.string().optional(),
     events: z.array(z.string().min(1)).default([]),
     actions: z.array(z.string().min(1)).default([]),

@@ -8,3 +8,4 @@ export * from './fake-logger.js';
 export * from './gateway-harness.js';
 export * from './store-contract.js';
 export * from './store-samples.js';
+export * from './scheme-harness.js';

@@ -255,6 +255,16 @@ const readChecks = [
   ),
 
   check(
+    'keeps the auth scheme that verified a delivery, and none for an unverified one',
+    async (c) => {
+      const verified = await c.acceptNew({ authScheme: 'standard-webhooks' });
+      const unverified = await c.acceptNew();
+      assert.equal((await c.store.get(verified.id))?.authScheme, 'standard-webhooks');
+      assert.equal((await c.store.get(unverified.id))?.authScheme, undefined);
+    },
+  ),
+
+  check(
     'queued returns queued rows after the cursor, in order of arrival, at most limit',
     async (c) => {
       const first = await c.acceptNew();

@@ -41,6 +41,8 @@ export interface DeliveryDetail extends DeliverySummary {
   seq: number;
   orderKey: string | null;
   nextAttemptAt: string | null;
+  /** The auth scheme that verified the request; null on an INSECURE_NO_AUTH route. */
+  authScheme: string | null;
   headers: Record<string, string>;
   payload: Record<string, unknown>;
   prompt: string | null;
@@ -75,6 +77,7 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
     orderKey: record.orderKey,
     // Only a queued delivery waits for a time; for the others the column is history.
     nextAttemptAt: record.status === 'queued' ? isoTime(record.nextAttemptAt) : null,
+    authScheme: record.authScheme ?? null,
     headers: record.headers,
     payload: record.payload,
     prompt: record.prompt,

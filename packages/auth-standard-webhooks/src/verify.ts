@@ -1,0 +1,88 @@
+/**
+ * The Standard Webhooks signature (Svix and the services sending through it):
+ * `webhook-signature: v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`, several
+ * space-separated while the sender rotates, and `webhook-timestamp` in Unix seconds.
+ */
+import { createHmac } from 'node:crypto';
+import { digestsEqual, headerBytes, isPrintableAscii, isWithinWindow } from '@webhook-gateway/core';
+
+const SECRET_PREFIX = 'whsec_';
+/** Strict base64 of 32 bytes: 43 characters and one `=` of padding. */
+const V1_SIGNATURE = /^v1,([A-Za-z0-9+/]{43}=)$/;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The HMAC key of a secret: the base64-decoded rest of a `whsec_…` secret, else the secret's
+ * UTF-8 bytes.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  const rest = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : undefined;
+  if (rest !== undefined && rest !== '' && STRICT_BASE64.test(rest)) {
+    return Buffer.from(rest, 'base64');
+  }
+  return Buffer.from(secret, 'utf8');
+}
+
+function signatureOf(key: Buffer, id: string, timestamp: string, body: Buffer): Buffer {
+  return createHmac('sha256', key)
+    .update(headerBytes(`${id}.${timestamp}.`))
+    .update(body)
+    .digest();
+}
+
+/** Signs a message the way a Standard Webhooks sender does: `v1,<base64>`. */
+export function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: Buffer | string,
+): string {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return `v1,${signatureOf(standardWebhookKey(secret), id, timestamp, bytes).toString('base64')}`;
+}
+
+/** What a request carried: the three headers (undefined when absent) and the raw body. */
+export interface StandardWebhookMessage {
+  id: string | undefined;
+  timestamp: string | undefined;
+  signature: string;
+  body: Buffer;
+}
+
+export type StandardWebhookCheck = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Checks a message against every secret of a rotation: the timestamp within `toleranceS` of
+ * `nowMs`, and one of the `v1` signatures the HMAC under one of the secrets. Every pair is
+ * compared in constant time; a malformed header is a refusal, never a throw.
+ */
+export function verifyStandardWebhook(
+  message: StandardWebhookMessage,
+  secrets: readonly string[],
+  nowMs: number,
+  toleranceS: number,
+): StandardWebhookCheck {
+  const { id, timestamp, signature, body } = message;
+  if (id === undefined || timestamp === undefined) {
+    return { ok: false, reason: 'the id or timestamp header is missing' };
+  }
+  if (![id, timestamp, signature].every(isPrintableAscii)) {
+    return { ok: false, reason: 'a signature header is not printable ASCII' };
+  }
+  if (!isWithinWindow(timestamp, 1000, nowMs, toleranceS)) {
+    return { ok: false, reason: `the timestamp is not a Unix time within ${toleranceS} s` };
+  }
+  // Other versions (`v1a` ed25519) are not ours to check; a header of only those is refused.
+  const given = signature
+    .split(' ')
+    .map((entry) => V1_SIGNATURE.exec(entry)?.[1])
+    .filter((value) => value !== undefined)
+    .map((value) => Buffer.from(value, 'base64'));
+  if (given.length === 0) return { ok: false, reason: 'no well-formed v1 signature' };
+  let valid = false;
+  for (const secret of secrets) {
+    const expected = signatureOf(standardWebhookKey(secret), id, timestamp, body);
+    for (const candidate of given) if (digestsEqual(expected, candidate)) valid = true;
+  }
+  return valid ? { ok: true } : { ok: false, reason: 'signature does not match' };
+}
