@@ -51,6 +51,9 @@ export {
 } from './config/schema.js';
 export { parseConfig } from './config/load.js';
 
+// Binding a listener of a plugin's own, with bind errors that name the key to change.
+export { listenOn, type ListenerAddress } from './listen.js';
+
 // Errors meant for people: what failed, where, and what to do.
 export { ConfigError, StartupError, errorMessage, type ConfigProblem } from './errors.js';
 

@@ -1,9 +1,8 @@
 /** The HTTP server in front of the receiver: timeouts, and bind errors as people read them. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { WebhookSettings } from './config/schema.js';
-import { StartupError } from './errors.js';
+import { listenOn } from './listen.js';
 
 export function createServer(app: Koa): http.Server {
   const handle = app.callback();
@@ -21,36 +20,12 @@ export async function listen(server: http.Server, settings: WebhookSettings): Pr
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(requestTimeoutMs, 20_000);
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      reject(bindError(error, settings));
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(settings.port, settings.host);
+  return listenOn(server, {
+    host: settings.host,
+    port: settings.port,
+    label: '',
+    keys: 'platforms.webhook.extra',
   });
-  return (server.address() as AddressInfo).port;
-}
-
-function bindError(error: NodeJS.ErrnoException, settings: WebhookSettings): Error {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new StartupError(`port ${settings.port} is in use; set platforms.webhook.extra.port`);
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-      return new StartupError(`cannot bind ${settings.host}; set platforms.webhook.extra.host`);
-    case 'EACCES':
-      return new StartupError(
-        `no permission to bind port ${settings.port}; set platforms.webhook.extra.port`,
-      );
-    default:
-      return error;
-  }
 }
 
 /** Stops accepting connections; resolves once the server has closed. */
