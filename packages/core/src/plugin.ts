@@ -123,7 +123,8 @@ export interface GatewayPlugin<
  */
 export function definePlugin<
   Options = undefined,
-  Slices extends PlatformSlices = Record<never, z.ZodType>,
+  // No slices: spelled without zod so a plugin's emitted .d.ts does not name zod either.
+  Slices extends PlatformSlices = Record<never, never>,
 >(definition: PluginDefinition<Options, Slices>): GatewayPlugin<Options, Slices> {
   return Object.freeze({ ...definition, [PLUGIN]: true as const });
 }

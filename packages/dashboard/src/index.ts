@@ -14,8 +14,6 @@ export {
   MIN_ADMIN_TOKEN_LENGTH,
   type AdminSettings,
 } from './admin-settings.js';
-export { createAdminApp, type AdminAppDeps } from './admin-app.js';
-export { listenAdmin, type AdminServer } from './admin-server.js';
 export {
   createGatewayMetrics,
   requestRouteLabel,

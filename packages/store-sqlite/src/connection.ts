@@ -1,35 +1,12 @@
 /**
- * Opening the database file: where it lives, how durable a commit is, and bringing its schema
- * up to date. Everything here runs once per process, never per call.
+ * Opening the database file: how durable a commit is, and bringing its schema up to date.
+ * Everything here runs once per process, never per call.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './schema.js';
-
-/** How long a writer waits for another process's transaction (the CLI, a second gateway). */
-export const BUSY_TIMEOUT_MS = 5000;
-
-export interface SqliteStoreOptions {
-  /** The database file; its directory is created when missing. */
-  path: string;
-  /**
-   * `true`: every commit is fsynced (`synchronous = FULL`) and survives a power loss.
-   * `false` (default): `synchronous = NORMAL`; a commit survives a crash or `kill -9` of the
-   * process, and a power loss may lose the last commits (never corrupts the file).
-   */
-  fsync?: boolean;
-  /**
-   * Checkpoint the write-ahead log from a worker thread (see `checkpointer.ts`) rather than in
-   * the commits that fill it: for a long-running gateway. Short-lived CLI commands leave it off.
-   */
-  backgroundCheckpoints?: boolean;
-}
-
-/** Where the gateway keeps its journal unless `store.path` says otherwise: `<home>/state.db`. */
-export function storeDefaultPath(home: string): string {
-  return path.join(home, 'state.db');
-}
+import { BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './store-options.js';
 
 /** Opens (creating if needed) and migrates the database, ready for prepared statements. */
 export function openDatabase(options: SqliteStoreOptions): Database.Database {

@@ -18,7 +18,8 @@ import {
 } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
 import { BackgroundCheckpointer } from './checkpointer.js';
-import { BUSY_TIMEOUT_MS, openDatabase, type SqliteStoreOptions } from './connection.js';
+import { openDatabase } from './connection.js';
+import { BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './store-options.js';
 import { GroupCommit } from './group-commit.js';
 import { journalId } from './journal-id.js';
 import { deliveryFromRow, queuedFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
