@@ -314,6 +314,48 @@ export class RedisStore implements Store, QueueJournal {
     return (await this.client.hdel(this.keys.subscriptions, name)) > 0;
   }
 
+  /** Through the sender-id index: each row holding one of the ids, then that row's route. */
+  async journaledDeliveryIds(route: string, deliveryIds: readonly string[]): Promise<Set<string>> {
+    this.assertOpen();
+    const unique = [...new Set(deliveryIds)];
+    if (unique.length === 0) return new Set();
+    const rowIds = await pipelined(
+      this.client,
+      unique.map((deliveryId) => ['zrange', this.keys.deliveryId(deliveryId), '0', '-1']),
+    );
+    const pairs = unique.flatMap((deliveryId, index) =>
+      stringList(rowIds[index]).map((rowId) => ({ deliveryId, rowId })),
+    );
+    const routes = await pipelined(
+      this.client,
+      pairs.map(({ rowId }) => ['hget', this.keys.delivery(rowId), 'route']),
+    );
+    return new Set(pairs.filter((_, index) => routes[index] === route).map((p) => p.deliveryId));
+  }
+
+  async readCursor(name: string): Promise<string | undefined> {
+    this.assertOpen();
+    return (await this.client.hget(this.keys.cursors, name)) ?? undefined;
+  }
+
+  async writeCursor(name: string, value: string): Promise<void> {
+    this.assertOpen();
+    await this.client.hset(this.keys.cursors, name, value);
+  }
+
+  /** SET NX PX: the first process to ask holds the lease until it expires (never released early). */
+  async tryLease(name: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    const held = await this.client.set(
+      this.keys.lease(name),
+      randomUUID(),
+      'PX',
+      Math.max(1, Math.round(ttlMs)),
+      'NX',
+    );
+    return held === 'OK';
+  }
+
   /** A BullMQ-backed queue; a `receiver` only adds jobs, `worker` and `all` also run them. */
   createQueue(context: QueueContext): DeliveryQueue {
     this.assertOpen();
@@ -507,4 +549,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   const resolved = resolveRedisOptions(options);
   const client = await openCommandClient(resolved);
   return new RedisStore(client, resolved);
+}
+
+/** Runs commands in one round trip; a command's error rejects the whole call. */
+async function pipelined(client: Redis, commands: string[][]): Promise<unknown[]> {
+  if (commands.length === 0) return [];
+  const results = (await client.pipeline(commands).exec()) ?? [];
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }

@@ -119,8 +119,23 @@ const keysOnRows: Migration = (db) => {
   `);
 };
 
+/** Resume points of background passes (reconcile keeps the newest forge delivery it saw). */
+const addCursors: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE cursors (
+      name  TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
-export const migrations: readonly Migration[] = [createJournal, splitPayloads, keysOnRows];
+export const migrations: readonly Migration[] = [
+  createJournal,
+  splitPayloads,
+  keysOnRows,
+  addCursors,
+];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = migrations.length;
