@@ -160,3 +160,20 @@ describe.skipIf(!redis)('close', () => {
     );
   });
 });
+
+describe.skipIf(!redis)('tryLease', () => {
+  it('hands a lease to one of two gateways on one prefix until it expires', async () => {
+    const first = await open();
+    const other = await open({ prefix: first.keys.prefix });
+    const held = await Promise.all([
+      first.tryLease('reconcile', 60_000),
+      other.tryLease('reconcile', 60_000),
+    ]);
+    expect(held.filter(Boolean)).toHaveLength(1);
+    expect(await first.tryLease('another-job', 60_000)).toBe(true);
+
+    expect(await first.tryLease('short', 50)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await other.tryLease('short', 50)).toBe(true);
+  });
+});
