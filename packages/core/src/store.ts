@@ -96,8 +96,9 @@ export interface Store {
   /** A rate limiter shared by several receivers; without one, each process counts its own. */
   readonly rateLimiter?: RateLimiter;
   /**
-   * For a store shared by several gateways: true when this process now holds `name` for `ttlMs`
-   * and no other does (one of them runs a periodic job). Without it, the process is alone.
+   * For a store shared by several gateways: true when this store now holds `name` for `ttlMs`
+   * (taken while free, renewed while its own) and no other does, so one of them runs a periodic
+   * job. Without it, the process is alone.
    */
   tryLease?(name: string, ttlMs: number): Promise<boolean>;
 }

@@ -26,6 +26,7 @@ import type { QueueJournal, RunView } from './queue-journal.js';
 import { JobProducer } from './jobs.js';
 import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
 import { redisKeys, type RedisKeys } from './keys.js';
+import { TAKE_LEASE } from './lease-script.js';
 import {
   resolveRedisOptions,
   type RedisStoreOptions,
@@ -131,6 +132,8 @@ export class RedisStore implements Store, QueueJournal {
   /** BullMQ jobs of the journal rows (used by replay, the queue and the sweep). */
   readonly jobs: JobProducer;
   private closed = false;
+  /** This store's name as a lease holder. */
+  private readonly leaseToken = randomUUID();
 
   constructor(
     /** The command connection; the store closes it. */
@@ -343,17 +346,15 @@ export class RedisStore implements Store, QueueJournal {
     await this.client.hset(this.keys.cursors, name, value);
   }
 
-  /** SET NX PX: the first process to ask holds the lease until it expires (never released early). */
+  /** Free or already ours: taken (or renewed) for `ttlMs`; another process's: refused. */
   async tryLease(name: string, ttlMs: number): Promise<boolean> {
     this.assertOpen();
-    const held = await this.client.set(
-      this.keys.lease(name),
-      randomUUID(),
-      'PX',
-      Math.max(1, Math.round(ttlMs)),
-      'NX',
+    const held = await TAKE_LEASE.run(
+      this.client,
+      [this.keys.lease(name)],
+      [this.leaseToken, Math.max(1, Math.round(ttlMs))],
     );
-    return held === 'OK';
+    return held === 1;
   }
 
   /** A BullMQ-backed queue; a `receiver` only adds jobs, `worker` and `all` also run them. */
