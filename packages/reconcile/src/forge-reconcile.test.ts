@@ -255,6 +255,27 @@ describe('reconcile with the forge through gh', () => {
     expect(pass.routes[0]).toMatchObject({ redelivered: 1, redeliveredGuids: ['auto-missed'] });
   });
 
+  it('reads an organization hook under orgs/{org}', async () => {
+    const orgHook = { owner: 'orgs/acme', id: 9 };
+    const g = await gatewayWith({ reconcile: { org: 'acme', hook_id: orgHook.id } });
+    forge.addHook({ ...orgHook, url: `${g.url}/webhooks/reviews`, secret: SECRET });
+    await forge.deliver(orgHook, {
+      guid: 'org-missed',
+      event: 'pull_request',
+      payload: pullRequest(1),
+      failedWith: 502,
+    });
+    const pass = await runReconcilePass({
+      config: g.config,
+      store: g.store,
+      window: { fromCursor: true },
+    });
+    expect(pass.routes[0]).toMatchObject({ redelivered: 1, redeliveredGuids: ['org-missed'] });
+    expect(forge.requests()).toContain('GET /api/v3/orgs/acme/hooks/9/deliveries?per_page=100');
+    await forge.settled();
+    await waitFor(() => g.store.list({ status: 'delivered' }), (rows) => rows.length === 1, 'it to run');
+  });
+
   it('the gateway reconciles at start: the missed deliveries run once, the pass is reported', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;

@@ -4,7 +4,12 @@
  * reached the journal. Works beside a running gateway (the journal is shared).
  */
 import { CommanderError, Option, type Command } from 'commander';
-import { reconciledRoutes, runReconcilePass } from '@webhook-gateway/reconcile';
+import { ConfigError } from '@webhook-gateway/core';
+import {
+  reconcileConfigProblems,
+  reconciledRoutes,
+  runReconcilePass,
+} from '@webhook-gateway/reconcile';
 import { addHomeOptions } from '../../home-options.js';
 import { OptionsError } from '../deliveries/options.js';
 import { loadContext } from '../../context.js';
@@ -15,6 +20,9 @@ import { DEFAULT_SINCE, parseReconcileOptions } from './options.js';
 async function reconcile(rawOptions: unknown): Promise<void> {
   const options = parseReconcileOptions(rawOptions);
   const context = await loadContext(options);
+  // The same rules the gateway checks at start (hook_id: auto needs extra.public_url).
+  const problems = reconcileConfigProblems(context.config);
+  if (problems.length > 0) throw new ConfigError(problems);
   const routes = reconciledRoutes(context.config).map((entry) => entry.route);
   if (options.route !== undefined && !routes.includes(options.route)) {
     throw new OptionsError(
