@@ -273,7 +273,11 @@ describe('reconcile with the forge through gh', () => {
     expect(pass.routes[0]).toMatchObject({ redelivered: 1, redeliveredGuids: ['org-missed'] });
     expect(forge.requests()).toContain('GET /api/v3/orgs/acme/hooks/9/deliveries?per_page=100');
     await forge.settled();
-    await waitFor(() => g.store.list({ status: 'delivered' }), (rows) => rows.length === 1, 'it to run');
+    await waitFor(
+      () => g.store.list({ status: 'delivered' }),
+      (rows) => rows.length === 1,
+      'it to run',
+    );
   });
 
   it('the gateway reconciles at start: the missed deliveries run once, the pass is reported', async () => {

@@ -38,7 +38,11 @@ describe('periodicReconcile', () => {
       onPass: (result) => void passes.push(result),
     });
     periodic.start();
-    await waitFor(async () => passes.length, (n) => n === 1, 'the first pass');
+    await waitFor(
+      async () => passes.length,
+      (n) => n === 1,
+      'the first pass',
+    );
   });
 
   it('leaves the pass to the gateway that holds the lease of a shared store', async () => {
@@ -55,7 +59,11 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(async () => store.asked, (asked) => asked.length === 1, 'the lease to be asked for');
+    await waitFor(
+      async () => store.asked,
+      (asked) => asked.length === 1,
+      'the lease to be asked for',
+    );
     await periodic.stop();
     expect(store.asked).toEqual([RECONCILE_LEASE]);
     expect(ran).toBe(0);
@@ -74,7 +82,11 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(async () => ran, (n) => n === 2, 'the early second pass');
+    await waitFor(
+      async () => ran,
+      (n) => n === 2,
+      'the early second pass',
+    );
   });
 
   it('keeps going after a pass that threw', async () => {
@@ -92,6 +104,10 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(async () => ran, (n) => n >= 2, 'a pass after the failed one');
+    await waitFor(
+      async () => ran,
+      (n) => n >= 2,
+      'a pass after the failed one',
+    );
   });
 });
