@@ -12,6 +12,7 @@ import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
+import reconcile from '@webhook-gateway/reconcile';
 import redisStore from '@webhook-gateway/store-redis/plugin';
 import sqliteStore from '@webhook-gateway/store-sqlite/plugin';
 
@@ -33,6 +34,7 @@ export function builtinPlugins(): LoadedPlugin[] {
     messenger,
     sms,
     dashboard,
+    reconcile,
   ].map((plugin) => ({ plugin, options: undefined }));
 }
 

@@ -129,8 +129,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
       timers.push(pruneTimer);
-      if (role === 'worker') return { host: settings().host, port: 0, listening: false };
+      const serving = () => {
+        for (const instance of instances) instance.serving?.();
+      };
+      if (role === 'worker') {
+        serving();
+        return { host: settings().host, port: 0, listening: false };
+      }
       const port = await listen(server, settings());
+      serving();
       return { host: settings().host, port, listening: true };
     },
     async stop() {

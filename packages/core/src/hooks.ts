@@ -133,6 +133,28 @@ export interface AttemptEvent {
   runMs: number | undefined;
 }
 
+/** One route's share of a reconcile pass (see `@webhook-gateway/reconcile`). */
+export interface ReconcileRouteCounts {
+  route: string;
+  /** Deliveries the forge's log listed in the window read. */
+  listed: number;
+  /** Of those, the ones the journal already holds for the route (never redelivered). */
+  journaled: number;
+  /** Missing, not answered 2xx, and the forge agreed to send again. */
+  redelivered: number;
+  /** Missing, not answered 2xx, and the forge's redelivery request failed. */
+  failed: number;
+  /** Why the route could not be reconciled at all (CLI missing, hook unknown, rate limit…). */
+  error?: string;
+}
+
+/** How one reconcile pass ended, for metrics and the dashboard. */
+export interface ReconcileEvent {
+  startedAt: number;
+  finishedAt: number;
+  routes: ReconcileRouteCounts[];
+}
+
 export interface GatewayHooks {
   /**
    * One hook per auth scheme name (`forge`, `gitea`, …): the scheme checks a request carrying its
@@ -155,6 +177,8 @@ export interface GatewayHooks {
   readonly requestHandled: SyncHook<[RequestEvent]>;
   /** Observation only: each attempt's outcome (metrics, audit). Taps must not throw. */
   readonly attemptFinished: SyncHook<[AttemptEvent]>;
+  /** Observation only: each reconcile pass with the forge's delivery log. Taps must not throw. */
+  readonly reconciled: SyncHook<[ReconcileEvent]>;
 }
 
 /** Creates the hooks of one gateway. */
@@ -171,5 +195,6 @@ export function createHooks(): GatewayHooks {
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
+    reconciled: new SyncHook<[ReconcileEvent]>(['event']),
   });
 }

@@ -36,6 +36,8 @@ export {
   type RequestEvent,
   type RequestOutcome,
   type AttemptEvent,
+  type ReconcileEvent,
+  type ReconcileRouteCounts,
 } from './hooks.js';
 
 // The config plugins read, and the parser that makes one (with defaults) in tests.
@@ -43,6 +45,7 @@ export {
   agentForRoute,
   type GatewayConfig,
   type RouteConfig,
+  type RouteReconcileConfig,
   type AgentConfig,
   type AgentOverrides,
   type AgentKeys,

@@ -15,6 +15,7 @@ export class MemoryStore implements Store {
   /** `route\0deliveryId` → the row holding the key, and when the key expires (ms). */
   private readonly keys = new Map<string, { id: string; expiresAt: number }>();
   private readonly subscriptions = new Map<string, Subscription>();
+  private readonly cursors = new Map<string, string>();
   private seq = 0;
   private closed = false;
 
@@ -205,6 +206,26 @@ export class MemoryStore implements Store {
   async removeSubscription(name: string): Promise<boolean> {
     this.assertOpen();
     return this.subscriptions.delete(name);
+  }
+
+  async journaledDeliveryIds(route: string, deliveryIds: readonly string[]): Promise<Set<string>> {
+    this.assertOpen();
+    const wanted = new Set(deliveryIds);
+    const found = new Set<string>();
+    for (const record of this.deliveries.values()) {
+      if (record.route === route && wanted.has(record.deliveryId)) found.add(record.deliveryId);
+    }
+    return found;
+  }
+
+  async readCursor(name: string): Promise<string | undefined> {
+    this.assertOpen();
+    return this.cursors.get(name);
+  }
+
+  async writeCursor(name: string, value: string): Promise<void> {
+    this.assertOpen();
+    this.cursors.set(name, value);
   }
 
   async close(): Promise<void> {

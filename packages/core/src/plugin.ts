@@ -35,6 +35,11 @@ export interface QueueStats {
 export interface PluginInstance {
   /** Runs once the gateway starts (credential checks, connections). */
   start?(): Promise<void>;
+  /**
+   * Runs once the gateway serves: it listens (or, as a worker, runs deliveries). Background work
+   * that makes a sender post to the gateway starts here, not in `start`.
+   */
+  serving?(): void;
   /** Runs as the gateway stops. */
   stop?(): Promise<void>;
 }

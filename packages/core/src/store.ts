@@ -79,10 +79,26 @@ export interface Store {
   putSubscription(subscription: Subscription): Promise<void>;
   removeSubscription(name: string): Promise<boolean>;
 
+  /**
+   * Which of `deliveryIds` (the sender's ids) have a journal row for `route`, whatever its status.
+   * Reconcile asks the forge to redeliver only what is not here.
+   */
+  journaledDeliveryIds(route: string, deliveryIds: readonly string[]): Promise<Set<string>>;
+  /** A background pass's resume point by name (reconcile: the newest forge delivery it saw). */
+  readCursor(name: string): Promise<string | undefined>;
+  /** Keeps `value` as the cursor `name`; resolves once durable. */
+  writeCursor(name: string, value: string): Promise<void>;
+
   close(): Promise<void>;
 
   /** A queue shared by several processes; without one, the gateway runs its embedded pool. */
   createQueue?(context: QueueContext): DeliveryQueue;
   /** A rate limiter shared by several receivers; without one, each process counts its own. */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * For a store shared by several gateways: true when this store now holds `name` for `ttlMs`
+   * (taken while free, renewed while its own) and no other does, so one of them runs a periodic
+   * job. Without it, the process is alone.
+   */
+  tryLease?(name: string, ttlMs: number): Promise<boolean>;
 }

@@ -294,6 +294,7 @@ export function createAdminApp(
       200,
       routesPage({
         ...summary,
+        reconcile: metrics.lastReconcile,
         scanLimit: options.counts_scan_limit,
         refreshMs,
         ...csrfOf(access),

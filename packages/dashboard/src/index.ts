@@ -64,6 +64,9 @@ export default definePlugin({
     hooks.attemptFinished.tap(DASHBOARD_PLUGIN_NAME, (event) =>
       guarded(log, 'an attempt', () => metrics.observeAttempt(event)),
     );
+    hooks.reconciled.tap(DASHBOARD_PLUGIN_NAME, (event) =>
+      guarded(log, 'a reconcile pass', () => metrics.observeReconcile(event)),
+    );
     const app = createAdminApp({ token, store, metrics, config, options, log });
 
     let server: AdminServer | undefined;

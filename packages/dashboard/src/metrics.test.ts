@@ -145,3 +145,53 @@ describe('createGatewayMetrics', () => {
     ).not.toThrow();
   });
 });
+
+describe('reconcile passes', () => {
+  it('show the last pass per route and outcome, count redeliveries, and flag a route that failed', async () => {
+    const metrics = metricsFor();
+    expect(metrics.lastReconcile).toBeUndefined();
+    metrics.observeReconcile({
+      startedAt: 1_000,
+      finishedAt: 2_000,
+      routes: [{ route: 'reviews', listed: 9, journaled: 5, redelivered: 4, failed: 0 }],
+    });
+    metrics.observeReconcile({
+      startedAt: 600_000,
+      finishedAt: 601_000,
+      routes: [
+        { route: 'reviews', listed: 10, journaled: 9, redelivered: 1, failed: 0 },
+        {
+          route: 'merges',
+          listed: 0,
+          journaled: 0,
+          redelivered: 0,
+          failed: 0,
+          error: 'glab is not authenticated',
+        },
+      ],
+    });
+    expect(await valueOf(metrics, 'webhook_reconcile_last_pass_timestamp_seconds')).toBe(601);
+    expect(
+      await valueOf(metrics, 'webhook_reconcile_last_pass_deliveries', {
+        route: 'reviews',
+        outcome: 'listed',
+      }),
+    ).toBe(10);
+    expect(
+      await valueOf(metrics, 'webhook_reconcile_last_pass_deliveries', {
+        route: 'reviews',
+        outcome: 'journaled',
+      }),
+    ).toBe(9);
+    expect(
+      await valueOf(metrics, 'webhook_reconcile_redeliveries_total', { route: 'reviews' }),
+    ).toBe(5);
+    expect(await valueOf(metrics, 'webhook_reconcile_last_pass_error', { route: 'merges' })).toBe(
+      1,
+    );
+    expect(await valueOf(metrics, 'webhook_reconcile_last_pass_error', { route: 'reviews' })).toBe(
+      0,
+    );
+    expect(metrics.lastReconcile?.routes.map((r) => r.route)).toEqual(['reviews', 'merges']);
+  });
+});

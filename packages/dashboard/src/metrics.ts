@@ -3,7 +3,7 @@
  * the queue, agent run durations, delivery attempts and failures by target, tokens by route, and
  * the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
-import type { AttemptEvent, QueueStats, RequestEvent } from '@webhook-gateway/core';
+import type { AttemptEvent, QueueStats, ReconcileEvent, RequestEvent } from '@webhook-gateway/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The route label of requests to a route that does not exist. */
@@ -32,7 +32,13 @@ export interface GatewayMetrics {
   readonly registry: Registry;
   observeRequest(event: RequestEvent): void;
   observeAttempt(event: AttemptEvent): void;
+  observeReconcile(event: ReconcileEvent): void;
+  /** The last reconcile pass with the forge's delivery log, for the dashboard. */
+  readonly lastReconcile: ReconcileEvent | undefined;
 }
+
+/** The counts of a reconcile pass, by the `outcome` label. */
+const RECONCILE_OUTCOMES = ['listed', 'journaled', 'redelivered', 'failed'] as const;
 
 /**
  * Creates the metrics on a new registry.
@@ -100,10 +106,48 @@ export function createGatewayMetrics(options: {
     labelNames: ['route', 'kind'] as const,
     registers,
   });
+  const reconcilePassTime = new Gauge({
+    name: 'webhook_reconcile_last_pass_timestamp_seconds',
+    help: 'When the last reconcile pass with the forge delivery log finished (Unix time).',
+    registers,
+  });
+  const reconcileCounts = new Gauge({
+    name: 'webhook_reconcile_last_pass_deliveries',
+    help: 'The last reconcile pass by route: deliveries listed at the forge, already journaled, redelivered, failed to redeliver.',
+    labelNames: ['route', 'outcome'] as const,
+    registers,
+  });
+  const reconcileErrors = new Gauge({
+    name: 'webhook_reconcile_last_pass_error',
+    help: 'Whether the last reconcile pass could not reconcile the route (1) or could (0); the log says why.',
+    labelNames: ['route'] as const,
+    registers,
+  });
+  const redeliveries = new Counter({
+    name: 'webhook_reconcile_redeliveries_total',
+    help: 'Deliveries the forge was asked to send again because they never reached the journal, by route.',
+    labelNames: ['route'] as const,
+    registers,
+  });
+  let lastReconcile: ReconcileEvent | undefined;
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   return {
     registry,
+    get lastReconcile() {
+      return lastReconcile;
+    },
+    observeReconcile(event) {
+      lastReconcile = structuredClone(event);
+      reconcilePassTime.set(event.finishedAt / 1000);
+      for (const counts of event.routes) {
+        for (const outcome of RECONCILE_OUTCOMES) {
+          reconcileCounts.set({ route: counts.route, outcome }, counts[outcome]);
+        }
+        reconcileErrors.set({ route: counts.route }, counts.error === undefined ? 0 : 1);
+        redeliveries.inc({ route: counts.route }, counts.redelivered);
+      }
+    },
     observeRequest(event) {
       if (event.outcome !== 'unknown_route' && event.outcome !== 'error') {
         knownRoutes.add(event.route);

@@ -36,6 +36,10 @@ export interface RedisKeys {
   readonly subscriptions: string;
   /** String with a TTL: held by the worker sweeping for rows without a job. */
   readonly sweepLock: string;
+  /** Hash: cursor name → value (background passes' resume points). */
+  readonly cursors: string;
+  /** String with a TTL: held by the process that runs the periodic job `name`. */
+  lease(name: string): string;
 }
 
 /** The keys under `prefix`. */
@@ -58,5 +62,7 @@ export function redisKeys(prefix: string): RedisKeys {
     rateLimit: (name) => `${prefix}:rate:${route(name)}`,
     subscriptions: `${prefix}:subscriptions`,
     sweepLock: `${prefix}:sweep-lock`,
+    cursors: `${prefix}:cursors`,
+    lease: (name) => `${prefix}:lease:${encodeURIComponent(name)}`,
   };
 }

@@ -160,3 +160,24 @@ describe.skipIf(!redis)('close', () => {
     );
   });
 });
+
+describe.skipIf(!redis)('tryLease', () => {
+  it('hands a lease to one of two gateways on one prefix, renews it for its holder, until it expires', async () => {
+    const first = await open();
+    const other = await open({ prefix: first.keys.prefix });
+    const held = await Promise.all([
+      first.tryLease('reconcile', 60_000),
+      other.tryLease('reconcile', 60_000),
+    ]);
+    expect(held.filter(Boolean)).toHaveLength(1);
+    // The holder renews it (an early pass); the other is still refused.
+    const [holder, waiter] = held[0] ? [first, other] : [other, first];
+    expect(await holder.tryLease('reconcile', 60_000)).toBe(true);
+    expect(await waiter.tryLease('reconcile', 60_000)).toBe(false);
+    expect(await first.tryLease('another-job', 60_000)).toBe(true);
+
+    expect(await first.tryLease('short', 50)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await other.tryLease('short', 50)).toBe(true);
+  });
+});

@@ -26,6 +26,7 @@ import type { QueueJournal, RunView } from './queue-journal.js';
 import { JobProducer } from './jobs.js';
 import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
 import { redisKeys, type RedisKeys } from './keys.js';
+import { TAKE_LEASE } from './lease-script.js';
 import {
   resolveRedisOptions,
   type RedisStoreOptions,
@@ -131,6 +132,8 @@ export class RedisStore implements Store, QueueJournal {
   /** BullMQ jobs of the journal rows (used by replay, the queue and the sweep). */
   readonly jobs: JobProducer;
   private closed = false;
+  /** This store's name as a lease holder. */
+  private readonly leaseToken = randomUUID();
 
   constructor(
     /** The command connection; the store closes it. */
@@ -312,6 +315,46 @@ export class RedisStore implements Store, QueueJournal {
   async removeSubscription(name: string): Promise<boolean> {
     this.assertOpen();
     return (await this.client.hdel(this.keys.subscriptions, name)) > 0;
+  }
+
+  /** Through the sender-id index: each row holding one of the ids, then that row's route. */
+  async journaledDeliveryIds(route: string, deliveryIds: readonly string[]): Promise<Set<string>> {
+    this.assertOpen();
+    const unique = [...new Set(deliveryIds)];
+    if (unique.length === 0) return new Set();
+    const rowIds = await pipelined(
+      this.client,
+      unique.map((deliveryId) => ['zrange', this.keys.deliveryId(deliveryId), '0', '-1']),
+    );
+    const pairs = unique.flatMap((deliveryId, index) =>
+      stringList(rowIds[index]).map((rowId) => ({ deliveryId, rowId })),
+    );
+    const routes = await pipelined(
+      this.client,
+      pairs.map(({ rowId }) => ['hget', this.keys.delivery(rowId), 'route']),
+    );
+    return new Set(pairs.filter((_, index) => routes[index] === route).map((p) => p.deliveryId));
+  }
+
+  async readCursor(name: string): Promise<string | undefined> {
+    this.assertOpen();
+    return (await this.client.hget(this.keys.cursors, name)) ?? undefined;
+  }
+
+  async writeCursor(name: string, value: string): Promise<void> {
+    this.assertOpen();
+    await this.client.hset(this.keys.cursors, name, value);
+  }
+
+  /** Free or already ours: taken (or renewed) for `ttlMs`; another process's: refused. */
+  async tryLease(name: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    const held = await TAKE_LEASE.run(
+      this.client,
+      [this.keys.lease(name)],
+      [this.leaseToken, Math.max(1, Math.round(ttlMs))],
+    );
+    return held === 1;
   }
 
   /** A BullMQ-backed queue; a `receiver` only adds jobs, `worker` and `all` also run them. */
@@ -507,4 +550,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   const resolved = resolveRedisOptions(options);
   const client = await openCommandClient(resolved);
   return new RedisStore(client, resolved);
+}
+
+/** Runs commands in one round trip; a command's error rejects the whole call. */
+async function pipelined(client: Redis, commands: string[][]): Promise<unknown[]> {
+  if (commands.length === 0) return [];
+  const results = (await client.pipeline(commands).exec()) ?? [];
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }

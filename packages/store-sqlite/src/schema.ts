@@ -124,12 +124,23 @@ const authSchemes: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN auth_scheme TEXT');
 };
 
+/** Resume points of background passes (reconcile keeps the newest forge delivery it saw). */
+const addCursors: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE cursors (
+      name  TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
   splitPayloads,
   keysOnRows,
   authSchemes,
+  addCursors,
 ];
 
 /** The schema version this code writes. */

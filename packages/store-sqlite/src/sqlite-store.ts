@@ -243,6 +243,27 @@ export class SqliteStore implements Store {
     return this.statements.removeSubscription.run(name).changes > 0;
   }
 
+  async journaledDeliveryIds(route: string, deliveryIds: readonly string[]): Promise<Set<string>> {
+    this.assertOpen();
+    this.settle();
+    const found = this.statements.journaledDeliveryIds.all({
+      route,
+      ids: JSON.stringify(deliveryIds),
+    }) as string[];
+    return new Set(found);
+  }
+
+  async readCursor(name: string): Promise<string | undefined> {
+    this.assertOpen();
+    const value = this.statements.readCursor.get(name) as string | undefined;
+    return value;
+  }
+
+  async writeCursor(name: string, value: string): Promise<void> {
+    this.assertOpen();
+    await this.batched(() => this.statements.writeCursor.run({ name, value }));
+  }
+
   /** Commits the writes still waiting for their batch, then closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -84,6 +84,10 @@ export interface Statements {
   getSubscription: Statement<[string]>;
   putSubscription: Statement<SubscriptionRow>;
   removeSubscription: Statement<[string]>;
+  /** The given sender ids (a JSON array) that have a row of the route. */
+  journaledDeliveryIds: Statement<{ route: string; ids: string }>;
+  readCursor: Statement<[string]>;
+  writeCursor: Statement<{ name: string; value: string }>;
 }
 
 /** Prepares every statement once, for the life of the connection. */
@@ -186,5 +190,18 @@ export function prepareStatements(db: Database.Database): Statements {
          updated_at = excluded.updated_at`,
     ),
     removeSubscription: db.prepare<[string]>('DELETE FROM subscriptions WHERE name = ?'),
+    // One probe of the (delivery id, route) index per id.
+    journaledDeliveryIds: db
+      .prepare<{ route: string; ids: string }>(
+        `SELECT ids.value FROM (SELECT DISTINCT value FROM json_each(@ids)) AS ids
+         WHERE EXISTS (SELECT 1 FROM deliveries
+                       WHERE delivery_id = ids.value AND route = @route)`,
+      )
+      .pluck(),
+    readCursor: db.prepare<[string]>('SELECT value FROM cursors WHERE name = ?').pluck(),
+    writeCursor: db.prepare<{ name: string; value: string }>(
+      `INSERT INTO cursors (name, value) VALUES (@name, @value)
+       ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    ),
   };
 }

@@ -39,6 +39,28 @@ export interface AgentKeys {
   readonly overrides: Readonly<Record<string, z.ZodType>>;
 }
 
+/** A forge hook's id, or `auto`: found by its URL (`extra.public_url` + `/webhooks/<route>`). */
+const hookIdSchema = z.union([z.int().positive(), z.literal('auto')]);
+
+/**
+ * The forge hook a route receives from, whose delivery log `reconcile` reads: a repository's or
+ * an organization's hook on the forge, or a project's hook on the altforge.
+ */
+export const routeReconcileSchema = z.union([
+  z.strictObject({
+    repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name'),
+    hook_id: hookIdSchema,
+  }),
+  z.strictObject({
+    org: z.string().regex(/^[^/\s]+$/, 'expected an organization name'),
+    hook_id: hookIdSchema,
+  }),
+  z.strictObject({
+    project: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, 'expected group/name'),
+    hook_id: z.int().positive(),
+  }),
+]);
+
 /** The parts of the config plugins own: slices under `platforms:`, keys of `agent:`, aliases. */
 export interface ConfigSlices {
   readonly platforms: Readonly<Record<string, z.ZodType>>;
@@ -78,6 +100,7 @@ function routeSchemaOf(slices: ConfigSlices) {
     agent: z.strictObject({ ...coreAgentOverridesShape, ...slices.agent.overrides }).optional(),
     concurrency: z.int().positive().optional(),
     max_attempts: z.int().positive().optional(),
+    reconcile: routeReconcileSchema.optional(),
   });
 }
 
@@ -105,6 +128,10 @@ function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
     request_timeout_s: z.number().positive().default(30),
     shutdown_timeout_s: z.number().min(0).default(30),
     admin: adminSchema.optional(),
+    /** Where the forge reaches the gateway (`https://hooks.example.com`); hooks point at `<it>/webhooks/<route>`. */
+    public_url: z.url().optional(),
+    /** Seconds between reconcile passes; 600 when unset and any route reconciles. */
+    reconcile_interval_s: z.int().positive().optional(),
     routes: z
       .record(z.string().regex(/^[^/\s]+$/, 'route names cannot contain "/" or spaces'), route)
       .default({}),
@@ -209,6 +236,7 @@ export type GatewayConfig = Omit<CoreConfig, 'agent' | 'platforms'> & {
 };
 export type PluginEntry = z.infer<typeof pluginEntrySchema>;
 export type StoreConfig = z.infer<typeof storeSchema>;
+export type RouteReconcileConfig = z.infer<typeof routeReconcileSchema>;
 
 /** The agent settings a route runs with: the global block with the route's overrides on top. */
 export function agentForRoute(

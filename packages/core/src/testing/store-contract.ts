@@ -561,6 +561,38 @@ const upkeepChecks = [
     assert.equal((await c.store.listSubscriptions()).length, 1);
   }),
 
+  check(
+    'journaledDeliveryIds answers which sender ids the route journaled, whatever their status',
+    async (c) => {
+      const queued = await c.acceptNew({ deliveryId: 'guid-queued' });
+      const failed = await c.acceptNew({ deliveryId: 'guid-failed' });
+      await c.store.markFailed(failed.id, 'boom', c.t0 + 1);
+      await c.acceptNew({ deliveryId: 'guid-other-route', route: 'other' });
+      const found = await c.store.journaledDeliveryIds('reviews', [
+        'guid-queued',
+        'guid-failed',
+        'guid-other-route',
+        'guid-never-seen',
+      ]);
+      assert.deepStrictEqual([...found].sort(), ['guid-failed', 'guid-queued']);
+      assert.equal(queued.deliveryId, 'guid-queued');
+      assert.deepStrictEqual([...(await c.store.journaledDeliveryIds('reviews', []))], []);
+      assert.deepStrictEqual(
+        [...(await c.store.journaledDeliveryIds('other', ['guid-other-route']))],
+        ['guid-other-route'],
+      );
+    },
+  ),
+
+  check('cursors are kept by name, replaced on write, and absent until written', async (c) => {
+    assert.equal(await c.store.readCursor('forge:octo/repo:hook:1'), undefined);
+    await c.store.writeCursor('forge:octo/repo:hook:1', '{"newest":1}');
+    await c.store.writeCursor('forge:octo/repo:hook:2', 'two');
+    await c.store.writeCursor('forge:octo/repo:hook:1', '{"newest":2}');
+    assert.equal(await c.store.readCursor('forge:octo/repo:hook:1'), '{"newest":2}');
+    assert.equal(await c.store.readCursor('forge:octo/repo:hook:2'), 'two');
+  }),
+
   check('close makes later calls reject, saying the store is closed', async (c) => {
     await c.store.close();
     await assert.rejects(c.store.accept(c.delivery(), HOUR_MS), /is closed/);

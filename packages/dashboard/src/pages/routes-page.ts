@@ -1,4 +1,5 @@
 /** `/dashboard/routes`: each route with its deliveries of the last 24 h by status. */
+import type { ReconcileEvent } from '@webhook-gateway/core';
 import { html, type SafeHtml } from '../html.js';
 import type { RouteCounts } from '../route-counts.js';
 import { page } from './layout.js';
@@ -37,6 +38,45 @@ function row(route: RouteSummary): SafeHtml {
   </tr>`;
 }
 
+/** The last reconcile pass with the forge's delivery log, when one ran. */
+function reconcileSection(pass: ReconcileEvent | undefined): SafeHtml {
+  if (pass === undefined) return html``;
+  return html`<h2>Reconcile with the forge</h2>
+    <div class="table-wrap">
+      <table class="cards" id="reconcile">
+        <caption>
+          Last pass finished
+          <time datetime="${new Date(pass.finishedAt).toISOString()}"
+            >${new Date(pass.finishedAt).toISOString()}</time
+          >
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Route</th>
+            <th scope="col" class="num">Listed</th>
+            <th scope="col" class="num">Journaled</th>
+            <th scope="col" class="num">Redelivered</th>
+            <th scope="col" class="num">Failed</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${pass.routes.map(
+            (r) =>
+              html`<tr data-route="${r.route}">
+                <th scope="row" data-label="Route">${r.route}</th>
+                <td data-label="Listed" class="num">${r.listed}</td>
+                <td data-label="Journaled" class="num">${r.journaled}</td>
+                <td data-label="Redelivered" class="num">${r.redelivered}</td>
+                <td data-label="Failed" class="num">${r.failed}</td>
+                <td data-label="Problem">${r.error ?? '—'}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+}
+
 /** The whole page. */
 export function routesPage(options: {
   routes: readonly RouteSummary[];
@@ -44,6 +84,8 @@ export function routesPage(options: {
   scanLimit: number;
   csrf?: string;
   refreshMs: number;
+  /** The last reconcile pass, if the gateway ran one. */
+  reconcile?: ReconcileEvent | undefined;
 }): SafeHtml {
   return page(
     {
@@ -85,6 +127,7 @@ export function routesPage(options: {
             }
           </tbody>
         </table>
-      </div>`,
+      </div>
+      ${reconcileSection(options.reconcile)}`,
   );
 }

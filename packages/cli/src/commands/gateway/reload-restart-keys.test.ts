@@ -36,3 +36,28 @@ describe('restartOnlyChanges', () => {
     ]);
   });
 });
+
+describe('restartOnlyChanges and reconcile', () => {
+  it('names a route reconcile block, public_url and reconcile_interval_s: the pass is set up at start', () => {
+    const running = parseConfig({
+      platforms: { webhook: { extra: { secret: 'a', routes: { r: {} } } } },
+    });
+    const next = parseConfig({
+      platforms: {
+        webhook: {
+          extra: {
+            secret: 'a',
+            public_url: 'https://hooks.example.com',
+            reconcile_interval_s: 60,
+            routes: { r: { reconcile: { repo: 'o/r', hook_id: 'auto' } } },
+          },
+        },
+      },
+    });
+    expect(restartOnlyChanges(running, next)).toEqual([
+      'platforms.webhook.extra.public_url',
+      'platforms.webhook.extra.reconcile_interval_s',
+      'platforms.webhook.extra.routes.*.reconcile',
+    ]);
+  });
+});

@@ -11,6 +11,19 @@ const READ_AT_START: readonly [string, (config: GatewayConfig) => unknown][] = [
   ['platforms.webhook.extra.port', (c) => c.platforms.webhook.extra.port],
   ['platforms.webhook.extra.request_timeout_s', (c) => c.platforms.webhook.extra.request_timeout_s],
   ['platforms.webhook.extra.admin', (c) => c.platforms.webhook.extra.admin],
+  // The reconcile pass is scheduled, with its routes and hooks, when the gateway starts.
+  ['platforms.webhook.extra.public_url', (c) => c.platforms.webhook.extra.public_url],
+  [
+    'platforms.webhook.extra.reconcile_interval_s',
+    (c) => c.platforms.webhook.extra.reconcile_interval_s,
+  ],
+  [
+    'platforms.webhook.extra.routes.*.reconcile',
+    (c) =>
+      Object.entries(c.platforms.webhook.extra.routes).flatMap(([name, r]) =>
+        r.reconcile === undefined ? [] : [[name, r.reconcile]],
+      ),
+  ],
 ];
 
 /** The start-only key paths whose value differs between the running and the reloaded config. */

@@ -1,0 +1,142 @@
+/**
+ * The forge's (GitHub's) delivery log of a repository or organization hook, through `gh api`:
+ * `…/hooks/{id}/deliveries?per_page=100` newest first, the next page's `cursor` in the `Link`
+ * header, and `POST …/deliveries/{id}/attempts` to redeliver.
+ */
+import LinkHeader from 'http-link-header';
+import { z } from 'zod';
+import type { DeliveryLog, LoggedDelivery } from './delivery-log.js';
+import { MAX_PAGES } from './delivery-log.js';
+import { failureOfResponse, ReconcileFailure, type FailureContext } from './failures.js';
+import type { ApiResponse } from './failures.js';
+
+/** Calls the forge's API (bound to the CLI, its environment and timeout). */
+export type ApiCaller = (method: 'GET' | 'POST', endpoint: string) => Promise<ApiResponse>;
+
+const deliverySchema = z.object({
+  id: z.number(),
+  guid: z.string().min(1),
+  delivered_at: z.string(),
+  status_code: z.number(),
+  event: z.string(),
+});
+
+const hookSchema = z.object({ id: z.number(), config: z.object({ url: z.string().optional() }) });
+
+/** `repos/octo/repo` or `orgs/acme`. */
+export type ForgeOwner = { repo: string } | { org: string };
+
+export function forgeOwnerPath(owner: ForgeOwner): string {
+  return 'repo' in owner ? `repos/${owner.repo}` : `orgs/${owner.org}`;
+}
+
+/** The right a token needs, as the forge's docs name it. */
+export const FORGE_HOOK_RIGHT =
+  'admin:repo_hook (admin:org_hook for an organization hook) on a classic token, or "Webhooks: read and write" on a fine-grained one';
+
+function parseJson<T>(schema: z.ZodType<T>, response: ApiResponse, what: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(response.body);
+  } catch {
+    throw new ReconcileFailure('forge-error', `the forge's answer to ${what} is not JSON`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new ReconcileFailure(
+      'forge-error',
+      `the forge's answer to ${what} has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The `cursor` of the `Link` header's `rel="next"` page, if there is one. */
+export function nextCursor(link: string | undefined): string | undefined {
+  if (!link) return undefined;
+  const next = LinkHeader.parse(link).rel('next')[0];
+  if (!next) return undefined;
+  try {
+    return new URL(next.uri, 'https://forge.invalid/').searchParams.get('cursor') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function forgeDeliveryLog(options: {
+  owner: ForgeOwner;
+  hookId: number;
+  api: ApiCaller;
+  context: Omit<FailureContext, 'hook'>;
+  now: () => number;
+}): DeliveryLog {
+  const hook = `${forgeOwnerPath(options.owner)}/hooks/${options.hookId}`;
+  const context: FailureContext = { ...options.context, hook };
+  const call = async (method: 'GET' | 'POST', endpoint: string) => {
+    const response = await options.api(method, endpoint);
+    if (response.status >= 400) throw failureOfResponse(response, context, options.now());
+    return response;
+  };
+  return {
+    hook,
+    async list(sinceMs) {
+      const found: LoggedDelivery[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+        const response = await call('GET', `${hook}/deliveries?per_page=100${query}`);
+        const items = parseJson(z.array(deliverySchema), response, `${hook}/deliveries`);
+        let reachedSince = items.length === 0;
+        for (const item of items) {
+          const deliveredAt = Date.parse(item.delivered_at);
+          if (!Number.isFinite(deliveredAt) || deliveredAt < sinceMs) {
+            reachedSince = true;
+            continue;
+          }
+          found.push({
+            id: String(item.id),
+            guid: item.guid,
+            deliveredAt,
+            statusCode: item.status_code,
+            event: item.event,
+          });
+        }
+        cursor = nextCursor(response.headers.link);
+        if (reachedSince || cursor === undefined) break;
+      }
+      return found;
+    },
+    async redeliver(delivery) {
+      await call('POST', `${hook}/deliveries/${delivery.id}/attempts`);
+    },
+  };
+}
+
+/** The id of the owner's hook whose URL is `url` (`hook_id: auto`). */
+export async function findForgeHookId(options: {
+  owner: ForgeOwner;
+  url: string;
+  api: ApiCaller;
+  context: Omit<FailureContext, 'hook'>;
+  now: () => number;
+}): Promise<number> {
+  const hooks = `${forgeOwnerPath(options.owner)}/hooks`;
+  const context: FailureContext = { ...options.context, hook: hooks };
+  const wanted = withoutTrailingSlash(options.url);
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const response = await options.api('GET', `${hooks}?per_page=100&page=${page}`);
+    if (response.status >= 400) throw failureOfResponse(response, context, options.now());
+    const items = parseJson(z.array(hookSchema), response, hooks);
+    const match = items.find((item) => withoutTrailingSlash(item.config.url ?? '') === wanted);
+    if (match) return match.id;
+    if (items.length < 100) break;
+  }
+  throw new ReconcileFailure(
+    'hook-not-found',
+    `no hook of ${forgeOwnerPath(options.owner)} sends to ${options.url}; register one (README, "Registering at the forge"), fix platforms.webhook.extra.public_url, or set ${options.context.keyPath}.hook_id`,
+  );
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,72 @@
+/**
+ * @webhook-gateway/reconcile: closes the loop with the forge's own delivery log. Routes that name
+ * their forge hook (`reconcile:`) are read back through `gh api` / `glab api`; every delivery that
+ * never reached the journal and was not answered 2xx is redelivered by the forge, signed as any
+ * delivery. The same pass runs in the gateway (`extra.reconcile_interval_s`) and as
+ * `webhook-gateway reconcile`.
+ */
+import { definePlugin } from '@webhook-gateway/core';
+import { periodicReconcile, type PeriodicReconcile } from './periodic.js';
+import { runReconcilePass } from './reconcile-pass.js';
+import { reconcileConfigProblems, reconcileIntervalMs } from './reconciled-routes.js';
+
+export const RECONCILE_PLUGIN_NAME = '@webhook-gateway/reconcile';
+
+/**
+ * The plugin. Built in; it does nothing until a route names its hook.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   webhook:
+ * //     extra:
+ * //       public_url: https://hooks.example.com
+ * //       routes:
+ * //         reviews: { reconcile: { repo: octo/repo, hook_id: auto } }
+ */
+export default definePlugin({
+  name: RECONCILE_PLUGIN_NAME,
+  check: reconcileConfigProblems,
+  setup({ hooks, log, config, serving, store }) {
+    const intervalMs = reconcileIntervalMs(config);
+    if (!serving || !store || intervalMs === undefined) return;
+    let periodic: PeriodicReconcile | undefined;
+    return {
+      serving() {
+        periodic = periodicReconcile({
+          intervalMs,
+          store,
+          log,
+          runPass: (signal) =>
+            runReconcilePass({ config, store, window: { fromCursor: true }, signal }),
+          onPass: (result) => hooks.reconciled.call(result),
+        });
+        periodic.start();
+      },
+      async stop() {
+        await periodic?.stop();
+      },
+    };
+  },
+});
+
+export {
+  runReconcilePass,
+  FORGE_RETENTION_MS,
+  ALTFORGE_RETENTION_MS,
+  FIRST_PASS_MS,
+  CURSOR_OVERLAP_MS,
+  type PassOptions,
+  type PassResult,
+  type PassWindow,
+} from './reconcile-pass.js';
+export type { RouteReconcileResult } from './reconcile-route.js';
+export {
+  reconciledRoutes,
+  reconcileIntervalMs,
+  reconcileConfigProblems,
+  hookUrlOf,
+  DEFAULT_RECONCILE_INTERVAL_S,
+  type ReconciledRoute,
+} from './reconciled-routes.js';
+export { ReconcileFailure, type ReconcileFailureKind } from './failures.js';

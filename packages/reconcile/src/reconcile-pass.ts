@@ -1,0 +1,244 @@
+/**
+ * A reconcile pass over the routes that name a forge hook: each route's hook log is read back to
+ * its window and what never reached the journal is asked for again. A route that fails is
+ * reported in its counts; the others go on.
+ */
+import {
+  errorMessage,
+  settingsIn,
+  type GatewayConfig,
+  type ReconcileEvent,
+  type Store,
+} from '@webhook-gateway/core';
+import forgeCommentPlugin, { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment';
+import { altforgeDeliveryLog, ALTFORGE_HOOK_RIGHT } from './altforge-log.js';
+import type { DeliveryLog } from './delivery-log.js';
+import { ReconcileFailure } from './failures.js';
+import { callForgeApi } from './forge-api.js';
+import {
+  findForgeHookId,
+  forgeDeliveryLog,
+  FORGE_HOOK_RIGHT,
+  type ApiCaller,
+  type ForgeOwner,
+} from './forge-log.js';
+import { reconcileRoute, type RouteReconcileResult } from './reconcile-route.js';
+import { hookUrlOf, reconciledRoutes, type ReconciledRoute } from './reconciled-routes.js';
+
+const HOUR_MS = 3_600_000;
+/** How long each forge keeps its delivery log: nothing older can be redelivered. */
+export const FORGE_RETENTION_MS = 3 * 24 * HOUR_MS;
+export const ALTFORGE_RETENTION_MS = 7 * 24 * HOUR_MS;
+/** A pass without a cursor (the first one) reads this far back. */
+export const FIRST_PASS_MS = 24 * HOUR_MS;
+/** A pass with a cursor reads this much before it too: attempts the forge logged late. */
+export const CURSOR_OVERLAP_MS = 5 * 60_000;
+
+/** How far back each route's log is read. */
+export type PassWindow =
+  /** `--since`: back to this time. */
+  | { sinceMs: number }
+  /** In the gateway: from the hook's cursor (minus the overlap), else `FIRST_PASS_MS`. */
+  | { fromCursor: true };
+
+export interface PassOptions {
+  config: GatewayConfig;
+  store: Store;
+  window: PassWindow;
+  /** Only these routes (`--route`); all reconciled routes when absent. */
+  routes?: readonly string[];
+  dryRun?: boolean;
+  now?: () => number;
+  signal?: AbortSignal;
+}
+
+export interface PassResult extends ReconcileEvent {
+  routes: RouteReconcileResult[];
+  /** The longest wait a rate-limited route asked for (ms). */
+  retryAfterMs?: number;
+}
+
+interface Cursor {
+  newestMs: number;
+}
+
+function parseCursor(text: string | undefined): Cursor | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && 'newestMs' in value) {
+      const newestMs = value.newestMs;
+      if (typeof newestMs === 'number' && Number.isFinite(newestMs)) return { newestMs };
+    }
+  } catch {
+    // a damaged cursor: read the whole first-pass window again
+  }
+  return undefined;
+}
+
+/** The hook's log, bound to its CLI (and, for `hook_id: auto`, found by URL first). */
+async function logOf(
+  entry: ReconciledRoute,
+  config: GatewayConfig,
+  now: () => number,
+  signal: AbortSignal | undefined,
+): Promise<{ log: DeliveryLog; host: string; retentionMs: number }> {
+  const platforms = settingsIn(forgeCommentPlugin, config);
+  const { reconcile } = entry;
+  if ('project' in reconcile) {
+    const settings = platforms.altforge;
+    const api = apiCaller(
+      settings.cli,
+      'platforms.altforge',
+      altforgeEnv(settings),
+      settings.timeout_s,
+      signal,
+    );
+    const context = {
+      cli: settings.cli,
+      settingsKey: 'platforms.altforge',
+      keyPath: entry.keyPath,
+      right: ALTFORGE_HOOK_RIGHT,
+    };
+    return {
+      log: altforgeDeliveryLog({
+        project: reconcile.project,
+        hookId: reconcile.hook_id,
+        api,
+        context,
+        now,
+      }),
+      host: settings.host ?? 'gitlab.com',
+      retentionMs: ALTFORGE_RETENTION_MS,
+    };
+  }
+  const settings = platforms.forge;
+  const api = apiCaller(
+    settings.cli,
+    'platforms.forge',
+    forgeEnv(settings),
+    settings.timeout_s,
+    signal,
+  );
+  const context = {
+    cli: settings.cli,
+    settingsKey: 'platforms.forge',
+    keyPath: entry.keyPath,
+    right: FORGE_HOOK_RIGHT,
+  };
+  const owner: ForgeOwner = 'repo' in reconcile ? { repo: reconcile.repo } : { org: reconcile.org };
+  let hookId: number;
+  if (reconcile.hook_id === 'auto') {
+    const publicUrl = config.platforms.webhook.extra.public_url;
+    if (publicUrl === undefined) {
+      throw new ReconcileFailure(
+        'hook-not-found',
+        `${entry.keyPath}.hook_id is auto, which needs platforms.webhook.extra.public_url`,
+      );
+    }
+    hookId = await findForgeHookId({
+      owner,
+      url: hookUrlOf(publicUrl, entry.route),
+      api,
+      context,
+      now,
+    });
+  } else hookId = reconcile.hook_id;
+  return {
+    log: forgeDeliveryLog({ owner, hookId, api, context, now }),
+    host: settings.host ?? 'github.com',
+    retentionMs: FORGE_RETENTION_MS,
+  };
+}
+
+function apiCaller(
+  cli: string,
+  settingsKey: string,
+  env: Record<string, string>,
+  timeoutS: number,
+  signal: AbortSignal | undefined,
+): ApiCaller {
+  return (method, endpoint) =>
+    callForgeApi({
+      cli,
+      settingsKey,
+      method,
+      endpoint,
+      env,
+      timeoutMs: timeoutS * 1000,
+      ...(signal ? { signal } : {}),
+    });
+}
+
+async function reconcileOne(
+  entry: ReconciledRoute,
+  options: PassOptions,
+  now: () => number,
+): Promise<RouteReconcileResult> {
+  const { store } = options;
+  const { log, host, retentionMs } = await logOf(entry, options.config, now, options.signal);
+  const cursorName = `reconcile:${host}:${log.hook}`;
+  const oldest = now() - retentionMs;
+  let sinceMs: number;
+  if ('sinceMs' in options.window) sinceMs = options.window.sinceMs;
+  else {
+    const cursor = parseCursor(await store.readCursor(cursorName));
+    sinceMs = cursor ? cursor.newestMs - CURSOR_OVERLAP_MS : now() - FIRST_PASS_MS;
+  }
+  const result = await reconcileRoute({
+    route: entry.route,
+    log,
+    store,
+    sinceMs: Math.max(sinceMs, oldest),
+    dryRun: options.dryRun ?? false,
+  });
+  if (!options.dryRun && result.cursorMs !== undefined) {
+    const previous = parseCursor(await store.readCursor(cursorName));
+    // A pass reading further back (`--since`) never moves the cursor backwards past what it saw,
+    // except to go back before a delivery it could not ask for.
+    const keep =
+      previous && result.failed === 0
+        ? Math.max(previous.newestMs, result.cursorMs)
+        : result.cursorMs;
+    await store.writeCursor(cursorName, JSON.stringify({ newestMs: keep } satisfies Cursor));
+  }
+  return result;
+}
+
+/** Runs one pass; never throws for a route's failure (it is in that route's `error`). */
+export async function runReconcilePass(options: PassOptions): Promise<PassResult> {
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  const wanted = options.routes === undefined ? undefined : new Set(options.routes);
+  const entries = reconciledRoutes(options.config).filter((e) => !wanted || wanted.has(e.route));
+  const routes: RouteReconcileResult[] = [];
+  let retryAfterMs: number | undefined;
+  for (const entry of entries) {
+    try {
+      const result = await reconcileOne(entry, options, now);
+      routes.push(result);
+      if (result.retryAfterMs !== undefined)
+        retryAfterMs = Math.max(retryAfterMs ?? 0, result.retryAfterMs);
+    } catch (error) {
+      const failure = error instanceof ReconcileFailure ? error : undefined;
+      if (failure?.retryAfterMs !== undefined)
+        retryAfterMs = Math.max(retryAfterMs ?? 0, failure.retryAfterMs);
+      routes.push({
+        route: entry.route,
+        listed: 0,
+        journaled: 0,
+        redelivered: 0,
+        failed: 0,
+        redeliveredGuids: [],
+        error: errorMessage(error),
+        ...(failure?.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      });
+    }
+  }
+  return {
+    startedAt,
+    finishedAt: now(),
+    routes,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * Reconcile end to end: the built CLI, a SQLite journal, the real `gh` against a TLS fake of the
+ * forge's API that redelivers by signing and POSTing to the gateway. The outage case is the
+ * measurement of issue 19 (printed; the runs are asserted, the time is not).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  startFakeForgeApi,
+  type FakeForgeApi,
+} from '../../packages/reconcile/src/test-support/fake-forge-api.js';
+import { freePort } from '../../packages/reconcile/src/test-support/free-port.js';
+import {
+  cleanupHomes,
+  makeHome,
+  runCli,
+  startGateway,
+  waitFor,
+  type StartedGateway,
+} from '../support/gateway.js';
+import { appendingAgent } from '../support/journal-agents.js';
+
+const SECRET = 'e2e-forge-hook-secret';
+const HOOK = { owner: 'repos/octo/repo', id: 12 };
+
+let forge: FakeForgeApi;
+let gateway: StartedGateway | undefined;
+
+/** gh trusts the fake through SSL_CERT_FILE and reads no credentials of the machine. */
+function ghEnv(): Record<string, string | undefined> {
+  return {
+    SSL_CERT_FILE: forge.caFile,
+    GH_CONFIG_DIR: '/nonexistent/gh-config-for-tests',
+    GH_TOKEN: undefined,
+    GITHUB_TOKEN: undefined,
+    GH_ENTERPRISE_TOKEN: undefined,
+    GH_HOST: undefined,
+  };
+}
+
+function config(port: number, runsFile: string, interval = 3600): Record<string, unknown> {
+  return {
+    agent: appendingAgent(runsFile, { sleepS: 0 }),
+    platforms: {
+      forge: { host: forge.host, token: forge.token },
+      webhook: {
+        extra: {
+          port,
+          reconcile_interval_s: interval,
+          routes: {
+            reviews: {
+              secret: SECRET,
+              events: ['pull_request'],
+              reconcile: { repo: 'octo/repo', hook_id: HOOK.id },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function runsIn(file: string): string[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+}
+
+function pullRequest(number: number): object {
+  return {
+    action: 'opened',
+    number,
+    pull_request: { number, title: `PR ${number}` },
+    repository: { full_name: 'octo/repo' },
+  };
+}
+
+beforeEach(async () => {
+  forge = await startFakeForgeApi();
+});
+
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  await forge.close();
+});
+
+afterAll(() => cleanupHomes());
+
+describe('reconcile with the built CLI', () => {
+  it('a gateway stopped while 20 deliveries failed at the forge runs exactly those 20 once it starts', async () => {
+    const home = makeHome();
+    const runsFile = path.join(home, 'runs.txt');
+    const port = await freePort();
+    forge.addHook({ ...HOOK, url: `http://127.0.0.1:${port}/webhooks/reviews`, secret: SECRET });
+    forge.pageSize = 8;
+
+    // Up once: two deliveries arrive and run, then the gateway stops.
+    gateway = await startGateway({ home, config: config(port, runsFile), env: ghEnv() });
+    await forge.deliver(HOOK, { guid: 'before-1', event: 'pull_request', payload: pullRequest(1) });
+    await forge.deliver(HOOK, { guid: 'before-2', event: 'pull_request', payload: pullRequest(2) });
+    await waitFor(() => (runsIn(runsFile).length === 2 ? true : undefined), 'the first two runs');
+    await gateway.stop();
+    gateway = undefined;
+
+    // Down: the forge tries 20 deliveries and logs each as failed (nothing answered).
+    const missed: string[] = [];
+    for (let n = 1; n <= 20; n++) {
+      const entry = await forge.deliver(HOOK, {
+        guid: `outage-${String(n).padStart(2, '0')}`,
+        event: 'pull_request',
+        payload: pullRequest(100 + n),
+      });
+      expect(entry.status_code).toBe(0);
+      missed.push(entry.guid);
+    }
+
+    const startedAt = Date.now();
+    gateway = await startGateway({ home, config: config(port, runsFile), env: ghEnv() });
+    const runs = await waitFor(
+      () => (runsIn(runsFile).length >= 22 ? runsIn(runsFile) : undefined),
+      'the 20 missed deliveries to run',
+      60_000,
+    );
+    const lastJournaledMs = Date.now() - startedAt;
+    // Nothing more arrives: the pass asked once for each.
+    await forge.settled();
+    const outageRuns = runsIn(runsFile).filter((id) => id.startsWith('outage-'));
+    expect(outageRuns.sort()).toEqual(missed);
+    expect(runs.filter((id) => id.startsWith('before-'))).toHaveLength(2);
+    expect(forge.redeliveryRequests()).toHaveLength(20);
+    process.stdout.write(
+      `[reconcile outage] ${outageRuns.length} runs for 20 missed deliveries; last one done ${lastJournaledMs} ms after the gateway was started\n`,
+    );
+    // The pass is in the log with its counts.
+    const pass = await waitFor(
+      () =>
+        gateway
+          ?.logLines()
+          .find(
+            (line) =>
+              typeof line.msg === 'string' &&
+              line.msg.startsWith('reconcile:') &&
+              line.redelivered === 20,
+          ),
+      'the pass in the log',
+    );
+    expect(pass).toMatchObject({ route: 'reviews', listed: 22, journaled: 2, failed: 0 });
+
+    // The command beside the running gateway finds nothing missing now.
+    const again = await runCli(['reconcile', '--home', home, '--json'], { env: ghEnv() });
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { routes: Record<string, unknown>[] };
+    expect(report.routes[0]).toMatchObject({
+      route: 'reviews',
+      listed: 22,
+      journaled: 22,
+      redelivered: 0,
+      failed: 0,
+    });
+  });
+
+  it('webhook-gateway reconcile prints a table per route, --dry-run asks for nothing, and a failure exits 1', async () => {
+    const home = makeHome();
+    const runsFile = path.join(home, 'runs.txt');
+    const port = await freePort();
+    forge.addHook({ ...HOOK, url: `http://127.0.0.1:${port}/webhooks/reviews`, secret: SECRET });
+    gateway = await startGateway({ home, config: config(port, runsFile), env: ghEnv() });
+    await gateway.stop();
+    gateway = undefined;
+    for (const n of [1, 2, 3]) {
+      await forge.deliver(HOOK, {
+        guid: `cli-${n}`,
+        event: 'pull_request',
+        payload: pullRequest(n),
+        failedWith: 502,
+      });
+    }
+
+    const dry = await runCli(['reconcile', '--home', home, '--dry-run'], { env: ghEnv() });
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(
+      /ROUTE\s+LISTED\s+JOURNALED\s+TO REDELIVER\s+FAILED\nreviews\s+3\s+0\s+3\s+0/,
+    );
+    expect(dry.stdout).toContain('dry run: nothing was redelivered');
+    expect(forge.redeliveryRequests()).toEqual([]);
+
+    forge.rateLimit(10, 30);
+    const limited = await runCli(['reconcile', '--home', home, '--route', 'reviews'], {
+      env: ghEnv(),
+    });
+    expect(limited.code).toBe(1);
+    expect(limited.stdout).toMatch(/reviews: the forge rate-limited gh .*the next pass waits 30 s/);
+
+    const unknown = await runCli(['reconcile', '--home', home, '--route', 'nope'], {
+      env: ghEnv(),
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /--route nope: no route of that name names its forge hook \(routes with reconcile: reviews\)/,
+    );
+  });
+});
