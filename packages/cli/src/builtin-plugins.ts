@@ -1,4 +1,7 @@
-/** The plugins every gateway has; `plugins:` in config adds to these. */
+/**
+ * The plugins every gateway has; `plugins:` in config adds to these. The Redis store is not one:
+ * it is a separate install, loaded when `store.kind` names it (open-store.ts).
+ */
 import { importPlugin, type LoadedPlugin, type PluginEntry } from '@webhook-gateway/core/runtime';
 import agent from '@webhook-gateway/agent';
 import altforgeAuth from '@webhook-gateway/auth-altforge';
@@ -7,34 +10,28 @@ import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
-import redisStore from '@webhook-gateway/store-redis/plugin';
 import sqliteStore from '@webhook-gateway/store-sqlite/plugin';
+import { pluginSearch } from './cli-install.js';
 
 export function builtinPlugins(): LoadedPlugin[] {
-  return [
-    sqliteStore,
-    redisStore,
-    forgeAuth,
-    altforgeAuth,
-    agent,
-    forgeComment,
-    messenger,
-    sms,
-    dashboard,
-  ].map((plugin) => ({ plugin, options: undefined }));
+  return [sqliteStore, forgeAuth, altforgeAuth, agent, forgeComment, messenger, sms, dashboard].map(
+    (plugin) => ({ plugin, options: undefined }),
+  );
 }
 
 /**
- * The built-ins plus the plugins config lists, resolved from `fromDir`. A listed plugin with a
- * built-in's name replaces it (to pass it options) instead of running twice.
+ * The built-ins plus the plugins config lists, found from `fromDir` (the config file's
+ * directory), then beside the CLI. A listed plugin with a built-in's name replaces it (to pass it
+ * options) instead of running twice.
  */
 export async function loadPlugins(
   entries: readonly PluginEntry[],
   fromDir: string,
 ): Promise<LoadedPlugin[]> {
   const plugins = builtinPlugins();
+  const search = pluginSearch(fromDir);
   for (const entry of entries) {
-    const loaded = await importPlugin(entry, fromDir);
+    const loaded = await importPlugin(entry, search);
     const index = plugins.findIndex((p) => p.plugin.name === loaded.plugin.name);
     if (index >= 0) plugins[index] = loaded;
     else plugins.push(loaded);
