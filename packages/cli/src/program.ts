@@ -5,6 +5,7 @@ import { registerConfigCommands } from './commands/config/command.js';
 import { registerDeliveriesCommands } from './commands/deliveries/command.js';
 import { registerGatewayCommand } from './commands/gateway/command.js';
 import { registerInitCommand } from './commands/init/command.js';
+import { registerPluginCommands } from './commands/plugin/command.js';
 import { registerWebhookCommands } from './commands/webhook/command.js';
 
 const require = createRequire(import.meta.url);
@@ -23,5 +24,6 @@ export function createProgram(): Command {
   registerWebhookCommands(program);
   registerConfigCommands(program);
   registerInitCommand(program);
+  registerPluginCommands(program);
   return program;
 }
