@@ -97,12 +97,12 @@ describe('plugins', () => {
     expect(result.stderr).toContain('kaboom at import');
   });
 
-  it('says a plugin file whose import of core cannot resolve failed to load, with Node’s cause', async () => {
+  it('says a plugin file whose import cannot resolve failed to load, with Node’s cause', async () => {
     const home = makeHome();
     fs.mkdirSync(path.join(home, 'plugins'));
     fs.writeFileSync(
       path.join(home, 'plugins', 'local.mjs'),
-      "import { definePlugin } from '@webhook-gateway/core';\nexport default definePlugin({ name: 'local', setup() {} });\n",
+      "import { definePlugin } from '@webhook-gateway/core';\nimport '@acme/not-installed-helper';\nexport default definePlugin({ name: 'local', setup() {} });\n",
     );
     writeConfig(home, {
       plugins: ['./plugins/local.mjs'],
@@ -111,9 +111,24 @@ describe('plugins', () => {
     const result = await runCli(['gateway', '--home', home]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      "plugin ./plugins/local.mjs: failed to load: Cannot find package '@webhook-gateway/core'",
+      "plugin ./plugins/local.mjs: failed to load: Cannot find package '@acme/not-installed-helper'",
     );
-    expect(result.stderr).not.toContain('not installed');
+    expect(result.stderr).not.toContain('not installed:');
+  });
+
+  it('lets a local plugin file import core from a home that has no node_modules', async () => {
+    const home = makeHome();
+    fs.writeFileSync(
+      path.join(home, 'local.mjs'),
+      "import { definePlugin } from '@webhook-gateway/core';\nexport default definePlugin({ name: 'local', setup() {} });\n",
+    );
+    writeConfig(home, {
+      plugins: ['./local.mjs'],
+      platforms: { webhook: { extra: { secret: SECRET } } },
+    });
+    const result = await runCli(['config', 'validate', '--home', home]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 
   it('says how to make a .js plugin that Node reads as CommonJS an ES module', async () => {
@@ -176,6 +191,37 @@ describe('plugins', () => {
     } finally {
       fs.rmSync(path.dirname(packageDir), { recursive: true, force: true });
     }
+  });
+
+  it('runs a plugin against the CLI’s copy of core even when it brought its own', async () => {
+    // As `npm install -g` lays out a plugin whose peer dependency it installed a second time.
+    const home = makeHome();
+    const pluginDir = path.join(home, 'node_modules', '@acme', 'pinned');
+    const ownCore = path.join(pluginDir, 'node_modules', '@webhook-gateway', 'core');
+    fs.mkdirSync(ownCore, { recursive: true });
+    fs.writeFileSync(
+      path.join(ownCore, 'package.json'),
+      JSON.stringify({ name: '@webhook-gateway/core', type: 'module', exports: './index.js' }),
+    );
+    fs.writeFileSync(
+      path.join(ownCore, 'index.js'),
+      "throw new Error('a second copy of core was loaded');\n",
+    );
+    fs.writeFileSync(
+      path.join(pluginDir, 'package.json'),
+      JSON.stringify({ name: '@acme/pinned', type: 'module', exports: './index.js' }),
+    );
+    fs.writeFileSync(
+      path.join(pluginDir, 'index.js'),
+      "import { definePlugin } from '@webhook-gateway/core';\nexport default definePlugin({ name: '@acme/pinned', setup() {} });\n",
+    );
+    writeConfig(home, {
+      plugins: ['@acme/pinned'],
+      platforms: { webhook: { extra: { secret: SECRET } } },
+    });
+    const result = await runCli(['config', 'validate', '--home', home]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 
   it('refuses a route whose target no plugin provides, naming the route', async () => {

@@ -12,6 +12,7 @@ import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
 import sqliteStore from '@webhook-gateway/store-sqlite/plugin';
 import { pluginSearch } from './cli-install.js';
+import { pinCoreToCli } from './core-pin.js';
 
 export function builtinPlugins(): LoadedPlugin[] {
   return [sqliteStore, forgeAuth, altforgeAuth, agent, forgeComment, messenger, sms, dashboard].map(
@@ -30,6 +31,8 @@ export async function loadPlugins(
 ): Promise<LoadedPlugin[]> {
   const plugins = builtinPlugins();
   const search = pluginSearch(fromDir);
+  // Only a gateway with plugins of its own pays for the resolution hooks.
+  if (entries.length > 0) pinCoreToCli();
   for (const entry of entries) {
     const loaded = await importPlugin(entry, search);
     const index = plugins.findIndex((p) => p.plugin.name === loaded.plugin.name);

@@ -10,6 +10,7 @@ import {
 } from '@webhook-gateway/core/runtime';
 import { StartupError } from '@webhook-gateway/core';
 import { pluginSearch } from './cli-install.js';
+import { pinCoreToCli } from './core-pin.js';
 
 /**
  * Stores that are separate installs (heavy, and most users never need them), by `store.kind`:
@@ -47,6 +48,7 @@ export async function openStore(
   context: { home: string; dir: string; plugins: readonly LoadedPlugin[] },
   options: { longRunning?: boolean } = {},
 ): Promise<Store> {
+  if (SEPARATE_STORES[store.kind] !== undefined) pinCoreToCli();
   return openConfiguredStore(store, await withStorePlugin(store, context), {
     home: context.home,
     longRunning: options.longRunning ?? false,
