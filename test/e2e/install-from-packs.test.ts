@@ -142,25 +142,21 @@ describe('installed from the packed tarballs', () => {
     await gateway.stop();
   });
 
-  it(
-    'says what to install for store.kind redis, then runs the command it names',
-    { timeout: 120_000 },
-    async () => {
-      editConfig((config) => {
-        config.store = { kind: 'redis', url: 'redis://127.0.0.1:1' };
-      });
-      const failure = await run(bin, ['gateway', '--home', home], { encoding: 'utf8' }).catch(
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect('code' in failure && failure.code).toBe(1);
-      expect(failure.stderr).toContain(
-        `store.kind "redis" needs the package @webhook-gateway/store-redis, which is not installed (looked up from ${home} (the config file's directory), then from ${path.join(project, 'node_modules', '@webhook-gateway', 'cli')} (beside the CLI, in the project ${project})); install it with: cd ${project} && npm install @webhook-gateway/store-redis`,
-      );
-      editConfig((config) => {
-        delete config.store;
-      });
-    },
-  );
+  it('says what to install for store.kind redis', { timeout: 120_000 }, async () => {
+    editConfig((config) => {
+      config.store = { kind: 'redis', url: 'redis://127.0.0.1:1' };
+    });
+    const failure = await run(bin, ['gateway', '--home', home], { encoding: 'utf8' }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect('code' in failure && failure.code).toBe(1);
+    expect(failure.stderr).toContain(
+      `store.kind "redis" needs the package @webhook-gateway/store-redis, which is not installed (looked up from ${home} (the config file's directory), then from ${path.join(project, 'node_modules', '@webhook-gateway', 'cli')} (beside the CLI, in the project ${project})); install it with: cd ${project} && npm install @webhook-gateway/store-redis`,
+    );
+    editConfig((config) => {
+      delete config.store;
+    });
+  });
 
   it(
     'loads a plugin written by plugin init, packed and installed beside the CLI',
