@@ -74,6 +74,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   args?: string[];
   timeoutMs?: number;
+  /** The `webhook-gateway` executable to run (an installed bin); this repository's build otherwise. */
+  bin?: string;
 }
 
 export function readLogLines(home: string): Record<string, unknown>[] {
@@ -90,9 +92,10 @@ export function readLogLines(home: string): Record<string, unknown>[] {
 export async function startGateway(options: StartOptions = {}): Promise<StartedGateway> {
   const home = options.home ?? makeHome();
   if (options.config !== undefined) writeConfig(home, options.config);
+  const args = ['gateway', '--home', home, ...(options.args ?? [])];
   const child = spawn(
-    process.execPath,
-    [cliPath, 'gateway', '--home', home, ...(options.args ?? [])],
+    options.bin ?? process.execPath,
+    options.bin === undefined ? [cliPath, ...args] : args,
     {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,12 +4,7 @@
  * listens.
  */
 import { silentLogger, type ConfigProblem, type GatewayConfig } from '@webhook-gateway/core';
-import {
-  MemoryStore,
-  createGateway,
-  storeProblems,
-  type LoadedPlugin,
-} from '@webhook-gateway/core/runtime';
+import { MemoryStore, createGateway, type LoadedPlugin } from '@webhook-gateway/core/runtime';
 import { problemsFromError } from './config-problems.js';
 
 export interface CheckOptions {
@@ -23,12 +18,6 @@ export async function gatewayProblems(
   config: GatewayConfig,
   options: CheckOptions,
 ): Promise<ConfigProblem[]> {
-  // The gateway below runs on a memory store, so the configured kind is checked on its own.
-  const missingStore = storeProblems(
-    config,
-    options.plugins.map((loaded) => loaded.plugin),
-  );
-  if (missingStore.length > 0) return missingStore;
   let gateway;
   try {
     gateway = await createGateway({

@@ -6,6 +6,7 @@ import { registerDeliveriesCommands } from './commands/deliveries/command.js';
 import { registerGatewayCommand } from './commands/gateway/command.js';
 import { registerInitCommand } from './commands/init/command.js';
 import { registerReconcileCommand } from './commands/reconcile/command.js';
+import { registerPluginCommands } from './commands/plugin/command.js';
 import { registerWebhookCommands } from './commands/webhook/command.js';
 
 const require = createRequire(import.meta.url);
@@ -25,5 +26,6 @@ export function createProgram(): Command {
   registerConfigCommands(program);
   registerInitCommand(program);
   registerReconcileCommand(program);
+  registerPluginCommands(program);
   return program;
 }

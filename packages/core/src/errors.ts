@@ -32,6 +32,24 @@ export class PluginError extends Error {
   }
 }
 
+/** A plugin found in none of the places looked: says where it looked and what to run. */
+export class PluginNotInstalledError extends PluginError {
+  /** The places looked, in order, as a phrase: "/a (the config file's directory), then from /b (…)". */
+  readonly looked: string;
+  /** The one command that installs it where it will be found. */
+  readonly install: string;
+
+  constructor(plugin: string, details: { looked: string; install: string }) {
+    super(
+      plugin,
+      `is not installed (looked up from ${details.looked}); install it with: ${details.install}`,
+    );
+    this.name = 'PluginNotInstalledError';
+    this.looked = details.looked;
+    this.install = details.install;
+  }
+}
+
 /** The gateway refuses to start (port in use, unsafe settings); the message says what to do. */
 export class StartupError extends Error {
   constructor(message: string) {

@@ -1,10 +1,7 @@
 /**
- * Resolves and loads plugins named in config, relative to the config file (as Probot and
- * changesets do), telling "not installed" from "failed to load" (as Verdaccio does).
+ * Loads the plugins named in config (found by plugin-resolve.ts), telling "not installed" from
+ * "failed to load" (as Verdaccio does), and sets each up.
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { resolve as resolveModule } from 'import-meta-resolve';
 import type { PluginEntry } from './config/schema.js';
 import { PluginError, errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
@@ -16,6 +13,7 @@ import {
   type PluginInstance,
 } from './plugin.js';
 import { formatKeyPath } from './config/key-path.js';
+import { isPathSpec, resolvePlugin, type PluginSearch } from './plugin-resolve.js';
 
 /** A plugin ready to set up, with the options config gave it. */
 export interface LoadedPlugin {
@@ -23,45 +21,30 @@ export interface LoadedPlugin {
   options: unknown;
 }
 
-function isPathSpec(spec: string): boolean {
-  return spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec);
-}
-
-/** Finds the file URL of a plugin: a path from the config's directory, or a package from there. */
-export function resolvePlugin(spec: string, fromDir: string): string {
-  if (isPathSpec(spec)) return pathToFileURL(path.resolve(fromDir, spec)).href;
-  try {
-    return resolveModule(spec, pathToFileURL(path.join(fromDir, 'config.yaml')).href);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
-      throw new PluginError(
-        spec,
-        `is not installed (looked from ${fromDir}); install it there with "npm install ${spec}"`,
-      );
-    }
-    throw new PluginError(spec, `cannot be resolved: ${errorMessage(error)}`, { cause: error });
-  }
-}
-
-/** Imports one plugin entry of config and checks that it exports a plugin. */
-export async function importPlugin(entry: PluginEntry, fromDir: string): Promise<LoadedPlugin> {
+/**
+ * Imports one plugin entry of config and checks that it exports a plugin. `search` is the config
+ * file's directory, or that and the places beyond it (beside the running CLI).
+ */
+export async function importPlugin(
+  entry: PluginEntry,
+  search: string | PluginSearch,
+): Promise<LoadedPlugin> {
   const spec = typeof entry === 'string' ? entry : entry.name;
   const options = typeof entry === 'string' ? undefined : entry.options;
-  const url = resolvePlugin(spec, fromDir);
+  const url = resolvePlugin(spec, typeof search === 'string' ? { configDir: search } : search);
   let module: { default?: unknown };
   try {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (
-      isPathSpec(spec) &&
-      code === 'ERR_MODULE_NOT_FOUND' &&
-      String(errorMessage(error)).includes(url.replace('file://', ''))
-    ) {
-      throw new PluginError(spec, `is not installed: no file at ${path.resolve(fromDir, spec)}`);
-    }
-    throw new PluginError(spec, `failed to load: ${errorMessage(error)}`, { cause: error });
+    // The file was found, so whatever import() says (a package it imports is missing, a syntax
+    // error) is the plugin's own problem: Node's message is the cause, never "not installed".
+    throw new PluginError(
+      spec,
+      `failed to load: ${errorMessage(error)}${esmHint(spec, url, error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!isPlugin(module.default)) {
     throw new PluginError(
@@ -70,6 +53,16 @@ export async function importPlugin(entry: PluginEntry, fromDir: string): Promise
     );
   }
   return { plugin: module.default, options };
+}
+
+/** A `.js` plugin that Node read as CommonJS (its package.json says so): say how to make it ESM. */
+function esmHint(spec: string, url: string, error: unknown): string {
+  const readAsCommonJs =
+    error instanceof SyntaxError &&
+    /import statement|unexpected token 'export'/i.test(error.message);
+  return isPathSpec(spec) && url.endsWith('.js') && readAsCommonJs
+    ? ' (a plugin is an ES module: name the file .mjs, or set "type": "module" in its package.json)'
+    : '';
 }
 
 /** Validates a plugin's options and runs its setup; every error names the plugin. */

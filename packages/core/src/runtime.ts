@@ -27,9 +27,16 @@ export {
 // Loading plugins: core's own first, then each configured one.
 export { corePlugin } from './core-plugin.js';
 export { importPlugin, setupPlugin, type LoadedPlugin } from './plugin-loader.js';
+export {
+  packageNameOf,
+  resolvePlugin,
+  searchPlaces,
+  type PluginPlace,
+  type PluginSearch,
+} from './plugin-resolve.js';
 export { setUpPlugins } from './plugin-setup.js';
 export { configSlicesOf } from './plugin.js';
-export { PluginError } from './errors.js';
+export { PluginError, PluginNotInstalledError } from './errors.js';
 export { storeProblems } from './startup-checks.js';
 
 // The store config names, opened through the plugin that provides its kind.

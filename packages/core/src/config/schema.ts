@@ -179,8 +179,12 @@ const pluginEntrySchema = z.union([
 ]);
 
 export const storeSchema = z.strictObject({
-  // Any kind a loaded plugin provides; an unknown one is a start-up problem naming the providers.
-  kind: z.string().min(1).default('sqlite'),
+  // sqlite, redis and memory come with the gateway (redis as a separate install); a plugin may
+  // provide another kind, so any name is accepted here and checked against the loaded plugins at start.
+  kind: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]*$/, 'a store kind: sqlite, redis, memory, or one a plugin provides')
+    .default('sqlite'),
   path: z.string().min(1).optional(),
   url: z.string().min(1).optional(),
   fsync: z.boolean().default(false),

@@ -30,12 +30,27 @@ export interface RunningGateway {
   url: string;
 }
 
-/** Starts a gateway on 127.0.0.1, a free port, with one `INSECURE_NO_AUTH` route `review`. */
+/**
+ * Starts a gateway on 127.0.0.1, a free port, with one `INSECURE_NO_AUTH` route `review`.
+ *
+ * @example
+ * const { gateway, store, url } = await startGateway({
+ *   plugin: pagerPlugin,
+ *   options: { retries: 1 }, // what `plugins: [{ name, options }]` would give it
+ *   platforms: { pager: { url: pagerUrl } },
+ *   route: { deliver: 'pager' },
+ * });
+ */
 export async function startGateway(options: {
   plugin: GatewayPlugin<unknown>;
-  answer: string;
-  platforms: Record<string, unknown>;
-  route: Record<string, unknown>;
+  /** The plugin's options, validated by its `options` schema as config's would be. */
+  options?: unknown;
+  /** What the runner answers to every prompt; default `"the answer"`. */
+  answer?: string;
+  /** Slices under `platforms:` besides `webhook` (the plugin's settings). */
+  platforms?: Record<string, unknown>;
+  /** Keys of the route `review` (`deliver: <your target>`, `prompt`, …). */
+  route?: Record<string, unknown>;
 }): Promise<RunningGateway> {
   const config = parseConfig(
     {
@@ -62,8 +77,8 @@ export async function startGateway(options: {
     store,
     log: silentLogger(),
     plugins: [
-      { plugin: options.plugin, options: undefined },
-      { plugin: fixedAnswerRunner(options.answer), options: undefined },
+      { plugin: options.plugin, options: options.options },
+      { plugin: fixedAnswerRunner(options.answer ?? 'the answer'), options: undefined },
     ],
   });
   const { port } = await gateway.start();

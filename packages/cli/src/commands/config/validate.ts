@@ -1,10 +1,17 @@
 /** `config validate`: the config file read, expanded, parsed and checked as the gateway would. */
 import fs from 'node:fs';
-import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
-import { loadConfig, resolveConfigPath, resolveHome } from '@webhook-gateway/core/runtime';
+import { errorMessage, type ConfigProblem, type GatewayConfig } from '@webhook-gateway/core';
+import {
+  loadConfig,
+  resolveConfigPath,
+  resolveHome,
+  storeProblems,
+  type LoadedConfig,
+} from '@webhook-gateway/core/runtime';
 import { loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
 import { problemsFromError } from '../../config-problems.js';
+import { withStorePlugin } from '../../open-store.js';
 
 export interface ValidationResult {
   /** The file that was checked. */
@@ -32,9 +39,29 @@ export async function validateConfigFile(options: {
   const exists = loaded.path !== undefined;
   let problems: ConfigProblem[];
   try {
-    problems = await gatewayProblems(loaded.config, { home, plugins: loaded.plugins });
+    problems = await storeKindProblems(loaded);
+    if (problems.length === 0) {
+      problems = await gatewayProblems(loaded.config, { home, plugins: loaded.plugins });
+    }
   } catch (error) {
     problems = problemsFromError(error);
   }
   return { file, exists, problems, config: loaded.config };
+}
+
+/**
+ * The configured `store.kind` against the plugins that provide stores, a separately installed one
+ * included: the checks below run on a memory store, so the kind is checked on its own.
+ */
+async function storeKindProblems(loaded: LoadedConfig): Promise<ConfigProblem[]> {
+  let plugins;
+  try {
+    plugins = await withStorePlugin(loaded.config.store, loaded);
+  } catch (error) {
+    return [{ path: 'store.kind', message: errorMessage(error) }];
+  }
+  return storeProblems(
+    loaded.config,
+    plugins.map((plugin) => plugin.plugin),
+  );
 }

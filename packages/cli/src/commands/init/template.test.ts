@@ -26,6 +26,12 @@ describe('initConfigYaml', () => {
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./config.schema.json');
   });
 
+  it('points at what an npm user has (the schema file, config schema), not at repository docs', () => {
+    const text = initConfigYaml({ secret });
+    expect(text).not.toMatch(/docs\/|\.md\b/);
+    expect(text).toContain('webhook-gateway config schema');
+  });
+
   it('is a config the gateway starts on, with a forge and an altforge route', async () => {
     const config = await load(text);
     expect(Object.keys(config.platforms.webhook.extra.routes)).toEqual([

@@ -13,7 +13,8 @@ export const INIT_PORT = 8644;
 export function initConfigYaml(options: { secret: string; port?: number }): string {
   const port = options.port ?? INIT_PORT;
   return `# yaml-language-server: $schema=./${SCHEMA_FILE_NAME}
-# webhook-gateway config, written by \`webhook-gateway init\`. Every key: docs/configuration.md.
+# webhook-gateway config, written by \`webhook-gateway init\`. Every key, with what it means:
+# ./${SCHEMA_FILE_NAME} (editors complete from the line above), or \`webhook-gateway config schema\`.
 # Check it with \`webhook-gateway config validate\`; a running gateway reloads it when it changes.
 #
 # This file holds the webhook secret, so it is readable by its owner only (mode 0600). To keep
@@ -21,7 +22,7 @@ export function initConfigYaml(options: { secret: string; port?: number }): stri
 
 agent:
   # dry-run answers with the rendered prompt: a safe way to try routes and templates.
-  # For a real agent (docs/agent.md), for example a local OpenAI-compatible server:
+  # For a real agent (the runners: agent.runner in the schema), e.g. an OpenAI-compatible server:
   #   runner: openai
   #   base_url: http://127.0.0.1:11434/v1
   #   model: qwen2.5-coder
@@ -32,7 +33,7 @@ platforms:
     enabled: true
     extra:
       # Loopback only: put a reverse proxy or a tunnel in front of it, or bind 0.0.0.0 to accept
-      # deliveries from other machines (then run the agent sandboxed: docs/agent.md).
+      # deliveries from other machines (then run the agent sandboxed: agent.terminal.backend).
       host: 127.0.0.1
       port: ${port}
       # The forge signs each delivery with this secret; the altforge sends it as its token.
