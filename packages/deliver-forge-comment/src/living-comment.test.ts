@@ -93,14 +93,12 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
 
   it('refuses an unknown mode for good, naming the key', async () => {
     const { payload } = nextPull();
-    await expect(
-      deliverForgeComment(
-        deliverRequest({ payload, answer: 'x', deliverExtra: { mode: 'sticky' } }),
-        settings,
-      ),
-    ).rejects.toMatchObject({
-      message: expect.stringContaining('deliver_extra.mode is "sticky"'),
-      retryable: false,
-    });
+    const failure: unknown = await deliverForgeComment(
+      deliverRequest({ payload, answer: 'x', deliverExtra: { mode: 'sticky' } }),
+      settings,
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('deliver_extra.mode is "sticky"');
+    expect((failure as { retryable?: unknown }).retryable).toBe(false);
   });
 });
