@@ -5,11 +5,12 @@
  */
 import type { LiveConfig } from './config/live.js';
 import { agentForRoute } from './config/schema.js';
-import type { DeliveryRecord } from './delivery.js';
+import { headShaOf, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { RunDelivery } from './queue.js';
+import type { RouteConfig } from './config/schema.js';
 import type { RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import {
@@ -126,7 +127,7 @@ export async function runAttempt(
       });
     target = routeConfig.deliver;
     const agent = agentForRoute(config.agent, routeConfig.agent);
-    const gateway = gatewayValues(record);
+    const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     if (answer === null) {
       const base = routeConfig.prompt
@@ -243,11 +244,36 @@ export async function runAttempt(
   }
 }
 
+const PREVIOUS_HEAD_SHA = '{_gateway.previous_head_sha}';
+
+/** Whether the route's prompt or deliver_extra names `{_gateway.previous_head_sha}`. */
+function usesPreviousHeadSha(routeConfig: RouteConfig): boolean {
+  if (routeConfig.prompt?.includes(PREVIOUS_HEAD_SHA)) return true;
+  return Object.values(routeConfig.deliver_extra).some(
+    (value) => typeof value === 'string' && value.includes(PREVIOUS_HEAD_SHA),
+  );
+}
+
+/**
+ * The head SHA of this route's newest delivered delivery for the same pull or merge request, or
+ * '' (none yet, or an event not about one). Asked of the store only when a template uses it.
+ */
+async function previousHeadSha(store: Store, record: DeliveryRecord): Promise<string> {
+  if (record.orderKey === null) return '';
+  const previous = await store.lastDelivered(record.orderKey, record.id);
+  return previous ? (headShaOf(previous.payload) ?? '') : '';
+}
+
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */
-function gatewayValues(record: DeliveryRecord): GatewayValues {
+async function gatewayValues(
+  store: Store,
+  record: DeliveryRecord,
+  routeConfig: RouteConfig,
+): Promise<GatewayValues> {
   return {
     route: record.route,
     delivery_id: record.deliveryId,
     raw: () => rawPayloadText(record.payload),
+    previous_head_sha: usesPreviousHeadSha(routeConfig) ? await previousHeadSha(store, record) : '',
   };
 }

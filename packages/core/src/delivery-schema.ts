@@ -19,7 +19,16 @@ export function jsonTextSchema<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
-export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
+/** Every journal status, in the order a delivery goes through them (final ones last). */
+export const DELIVERY_STATUSES = [
+  'queued',
+  'running',
+  'delivered',
+  'failed',
+  'superseded',
+] as const;
+
+export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 
 export const attemptRecordSchema = z.object({
   attempt: z.number().int(),

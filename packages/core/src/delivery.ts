@@ -1,7 +1,11 @@
 /** A delivery as the journal keeps it, from acceptance to its final status. */
 import type { JsonObject } from './template.js';
 
-export type DeliveryStatus = 'queued' | 'running' | 'delivered' | 'failed';
+/**
+ * `superseded`: ended before it ever ran, because a newer delivery for the same route and pull or
+ * merge request arrived on a route with `supersede: true` (its `supersededBy` names that one).
+ */
+export type DeliveryStatus = 'queued' | 'running' | 'delivered' | 'failed' | 'superseded';
 
 /** What the receiver knows when it accepts a delivery. */
 export interface NewDelivery {
@@ -25,6 +29,11 @@ export interface NewDelivery {
   /** Deliveries sharing this key (same route, repository and pull/merge request) run one at a time. */
   orderKey: string | null;
   maxAttempts: number;
+  /**
+   * The route's `supersede`: accepting this delivery ends the earlier deliveries with the same
+   * `orderKey` that are still queued and never started (status `superseded`).
+   */
+  supersede?: boolean;
 }
 
 /** One tool call an agent made. */
@@ -68,6 +77,8 @@ export interface DeliveryRecord extends NewDelivery {
   finishedAt: number | null;
   attemptLog: AttemptRecord[];
   agent: AgentAccounting | null;
+  /** The journal id of the delivery that superseded this one (status `superseded`). */
+  supersededBy?: string;
 }
 
 /** The payload's action, for filters and listings. */
@@ -108,6 +119,27 @@ export function orderKeyOf(route: string, payload: JsonObject): string | null {
     (pullRequest ? payload.number : undefined);
   if (typeof number !== 'number' && typeof number !== 'string') return null;
   return `${route}|${repo}|${String(number)}`;
+}
+
+/**
+ * Whether a row ends as `superseded` when a newer delivery with its `orderKey` is accepted: still
+ * queued and never started (a retry waiting for its backoff has run, and keeps its turn).
+ */
+export function isSupersedable(record: Pick<DeliveryRecord, 'status' | 'startedAt'>): boolean {
+  return record.status === 'queued' && record.startedAt === null;
+}
+
+/**
+ * The head commit a delivery's payload names: forge `pull_request.head.sha`, altforge
+ * `object_attributes.last_commit.id`; null when it names none.
+ */
+export function headShaOf(payload: JsonObject): string | null {
+  const object = (value: unknown): JsonObject | undefined =>
+    value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  const forge = object(object(payload.pull_request)?.head)?.sha;
+  if (typeof forge === 'string') return forge;
+  const altforge = object(object(payload.object_attributes)?.last_commit)?.id;
+  return typeof altforge === 'string' ? altforge : null;
 }
 
 /**

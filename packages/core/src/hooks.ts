@@ -107,6 +107,8 @@ export interface RequestEvent {
   outcome: RequestOutcome;
   status: number;
   durationMs: number;
+  /** On an accepted request: how many queued deliveries it superseded (route `supersede`). */
+  superseded?: number;
 }
 
 export type RequestOutcome =

@@ -83,10 +83,11 @@ export type {
 export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
 
 // What every store implementation shares: a new row, its attempt log, the schemas of its columns.
-export { queuedRecord, journalJson } from './delivery.js';
+export { queuedRecord, journalJson, isSupersedable, headShaOf } from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
 export {
   jsonTextSchema,
+  DELIVERY_STATUSES,
   deliveryStatusSchema,
   attemptLogSchema,
   agentAccountingSchema,

@@ -1,6 +1,7 @@
 /** A store that keeps everything in this process: for tests and throwaway runs. */
 import { randomUUID } from 'node:crypto';
 import {
+  isSupersedable,
   journalJson,
   queuedRecord,
   type AgentAccounting,
@@ -31,8 +32,13 @@ export class MemoryStore implements Store {
     }
     const record = queuedRecord({ ...delivery, payload, headers }, randomUUID(), ++this.seq);
     this.keys.set(key, { id: record.id, expiresAt: delivery.receivedAt + windowMs });
+    const superseded = delivery.supersede ? this.supersedeFor(record, delivery.receivedAt) : [];
     this.deliveries.set(record.id, record);
-    return { accepted: true, record: structuredClone(record) };
+    return {
+      accepted: true,
+      record: structuredClone(record),
+      ...(superseded.length > 0 ? { superseded } : {}),
+    };
   }
 
   async recover(): Promise<number> {
@@ -74,6 +80,17 @@ export class MemoryStore implements Store {
     return record ? structuredClone(record) : undefined;
   }
 
+  async lastDelivered(orderKey: string, exceptId: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    let newest: DeliveryRecord | undefined;
+    for (const record of this.deliveries.values()) {
+      if (record.orderKey !== orderKey || record.id === exceptId) continue;
+      if (record.status !== 'delivered') continue;
+      if (!newest || record.seq > newest.seq) newest = record;
+    }
+    return newest ? structuredClone(newest) : undefined;
+  }
+
   async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
     this.assertOpen();
     const rows = [...this.deliveries.values()]
@@ -90,7 +107,7 @@ export class MemoryStore implements Store {
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
     this.assertOpen();
     const record = this.deliveries.get(id);
-    if (!record) return undefined;
+    if (!record || record.status === 'superseded') return undefined;
     record.status = 'running';
     record.attempts += 1;
     record.startedAt ??= now;
@@ -156,6 +173,7 @@ export class MemoryStore implements Store {
     const record = this.find(id);
     if (!record) return undefined;
     record.status = 'queued';
+    delete record.supersededBy;
     record.attempts = 0;
     record.answer = null;
     record.lastError = null;
@@ -230,6 +248,20 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** Ends the rows `newer` supersedes (see `Store.accept`); returns their ids. */
+  private supersedeFor(newer: DeliveryRecord, now: number): string[] {
+    if (newer.orderKey === null) return [];
+    const ended: string[] = [];
+    for (const record of this.deliveries.values()) {
+      if (record.orderKey !== newer.orderKey || !isSupersedable(record)) continue;
+      record.status = 'superseded';
+      record.supersededBy = newer.id;
+      record.finishedAt = now;
+      ended.push(record.id);
+    }
+    return ended;
   }
 
   /** By journal id, or by the sender's delivery id (newest first). */

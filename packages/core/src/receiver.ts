@@ -31,6 +31,12 @@ export interface ReceiverOptions {
   log: Logger;
 }
 
+/** What an accepted request did besides journaling, for the `requestHandled` event. */
+interface AcceptedNote {
+  /** How many queued deliveries it superseded. */
+  superseded?: number;
+}
+
 function reply(ctx: Koa.Context, status: number, body: Record<string, unknown>): void {
   ctx.status = status;
   ctx.body = body;
@@ -90,11 +96,18 @@ export function createReceiver(options: ReceiverOptions): Koa {
     const started = performance.now();
     const route = ctx.params.route ?? '';
     let outcome: RequestOutcome = 'error';
+    const accepted: AcceptedNote = {};
     try {
-      outcome = await handleWebhook(ctx, route);
+      outcome = await handleWebhook(ctx, route, accepted);
     } finally {
       const durationMs = performance.now() - started;
-      hooks.requestHandled.call({ route, outcome, status: ctx.status, durationMs });
+      hooks.requestHandled.call({
+        route,
+        outcome,
+        status: ctx.status,
+        durationMs,
+        ...(accepted.superseded ? { superseded: accepted.superseded } : {}),
+      });
     }
   });
 
@@ -113,7 +126,11 @@ export function createReceiver(options: ReceiverOptions): Koa {
     });
   }
 
-  async function handleWebhook(ctx: Koa.Context, name: string): Promise<RequestOutcome> {
+  async function handleWebhook(
+    ctx: Koa.Context,
+    name: string,
+    accepted: AcceptedNote,
+  ): Promise<RequestOutcome> {
     const config = options.config.current();
     const settings = config.platforms.webhook.extra;
 
@@ -229,6 +246,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
           ...(verdict ? { authScheme: verdict.scheme } : {}),
           orderKey: orderKeyOf(name, payload),
           maxAttempts: route.max_attempts ?? settings.max_attempts,
+          ...(route.supersede ? { supersede: true } : {}),
         },
         settings.dedupe_window_s * 1000,
       );
@@ -245,10 +263,19 @@ export function createReceiver(options: ReceiverOptions): Koa {
       reply(ctx, 200, { status: 'duplicate', delivery_id: deliveryId });
       return 'duplicate';
     }
+    const superseded = result.superseded ?? [];
     log.info(
-      { route: name, delivery_id: deliveryId, event, action, scheme: verdict?.scheme },
+      {
+        route: name,
+        delivery_id: deliveryId,
+        event,
+        action,
+        scheme: verdict?.scheme,
+        ...(superseded.length > 0 ? { superseded } : {}),
+      },
       'accepted',
     );
+    accepted.superseded = superseded.length;
     handOver(result.record);
     reply(ctx, 202, { status: 'accepted', route: name, event, delivery_id: deliveryId });
     return 'accepted';

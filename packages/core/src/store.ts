@@ -7,7 +7,13 @@ import type { DeliveryQueue, QueueContext } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type AcceptResult =
-  { accepted: true; record: DeliveryRecord } | { accepted: false; reason: 'duplicate' };
+  | {
+      accepted: true;
+      record: DeliveryRecord;
+      /** Journal ids of the deliveries this one superseded (`NewDelivery.supersede`). */
+      superseded?: string[];
+    }
+  | { accepted: false; reason: 'duplicate' };
 
 /** What a queue needs to schedule a delivery; the worker reads the rest when it runs it. */
 export type QueuedDelivery = Pick<
@@ -41,7 +47,9 @@ export interface Store {
   readonly kind: string;
   /**
    * Journals a delivery unless its (route, delivery id) was accepted within `windowMs` and has not
-   * been released by a final failure. Resolves after the row is committed.
+   * been released by a final failure. Resolves after the row is committed. With
+   * `delivery.supersede`, the same commit ends every earlier row with its `orderKey` that is
+   * still queued and never started as `superseded`, naming the new row (`isSupersedable`).
    */
   accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult>;
   /** Puts rows left `running` by a crash back to `queued`; returns how many. */
@@ -52,8 +60,16 @@ export interface Store {
    */
   queued(afterSeq: number, limit: number): Promise<QueuedDelivery[]>;
   get(id: string): Promise<DeliveryRecord | undefined>;
+  /**
+   * The newest (highest seq) `delivered` row with this `orderKey` other than `exceptId`: what the
+   * route last answered about the same pull or merge request (`{_gateway.previous_head_sha}`).
+   */
+  lastDelivered(orderKey: string, exceptId: string): Promise<DeliveryRecord | undefined>;
   list(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
-  /** Marks a delivery running and counts the attempt; returns the updated row. */
+  /**
+   * Marks a delivery running and counts the attempt; returns the updated row, or undefined when
+   * the row is gone or was superseded (a superseded delivery never runs).
+   */
   markRunning(id: string, now: number): Promise<DeliveryRecord | undefined>;
   /** Keeps what an attempt produced so far (prompt, answer, accounting) without ending it. */
   saveProgress(

@@ -72,6 +72,16 @@ describe('createGatewayMetrics', () => {
     expect(text).not.toContain('nope-1');
   });
 
+  it('counts superseded deliveries by route from accepted requests', async () => {
+    const metrics = metricsFor();
+    metrics.observeRequest({ ...request('reviews', 'accepted'), superseded: 2 });
+    metrics.observeRequest(request('reviews', 'accepted'));
+    metrics.observeRequest({ ...request('reviews', 'accepted'), superseded: 1 });
+    expect(
+      await valueOf(metrics, 'webhook_deliveries_superseded_total', { route: 'reviews' }),
+    ).toBe(3);
+  });
+
   it('reads the queue gauges at scrape time', async () => {
     const queue = { queuedCount: 3, runningCount: 1 };
     const metrics = metricsFor(queue);

@@ -100,6 +100,12 @@ export function createGatewayMetrics(options: {
     labelNames: ['target'] as const,
     registers,
   });
+  const superseded = new Counter({
+    name: 'webhook_deliveries_superseded_total',
+    help: 'Queued deliveries a newer one for the same pull or merge request ended unrun (route supersede: true), by route.',
+    labelNames: ['route'] as const,
+    registers,
+  });
   const tokens = new Counter({
     name: 'webhook_agent_tokens_total',
     help: 'Tokens the agent used, by route and kind (prompt, completion).',
@@ -153,6 +159,9 @@ export function createGatewayMetrics(options: {
         knownRoutes.add(event.route);
       }
       requests.inc({ route: requestRouteLabel(event, knownRoutes), outcome: event.outcome });
+      if (event.outcome === 'accepted' && event.superseded) {
+        superseded.inc({ route: event.route }, event.superseded);
+      }
     },
     observeAttempt(event) {
       const target = event.target ?? '';

@@ -6,5 +6,5 @@ import type { DeliveryRecord } from '@webhook-gateway/core';
  * the attempt in progress, whose outcome would then overwrite the replay's.
  */
 export function canReplay(record: Pick<DeliveryRecord, 'status'>): boolean {
-  return record.status === 'delivered' || record.status === 'failed';
+  return record.status !== 'queued' && record.status !== 'running';
 }

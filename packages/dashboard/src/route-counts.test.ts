@@ -10,6 +10,7 @@ describe('countByRoute', () => {
       deliveryRecord({ route: 'reviews', status: 'delivered', receivedAt: now - 1000 }),
       deliveryRecord({ route: 'reviews', status: 'failed', receivedAt: now - 2000 }),
       deliveryRecord({ route: 'pushes', status: 'queued', receivedAt: now - 3000 }),
+      deliveryRecord({ route: 'reviews', status: 'superseded', receivedAt: now - 4000 }),
       deliveryRecord({ route: 'reviews', status: 'delivered', receivedAt: now - DAY_MS - 1 }),
     ];
     const result = countByRoute(rows, {
@@ -18,9 +19,9 @@ describe('countByRoute', () => {
       scanLimit: 100,
     });
     expect(Object.fromEntries(result.byRoute)).toEqual({
-      reviews: { received: 2, queued: 0, running: 0, delivered: 1, failed: 1 },
-      quiet: { received: 0, queued: 0, running: 0, delivered: 0, failed: 0 },
-      pushes: { received: 1, queued: 1, running: 0, delivered: 0, failed: 0 },
+      reviews: { received: 3, queued: 0, running: 0, delivered: 1, failed: 1, superseded: 1 },
+      quiet: { received: 0, queued: 0, running: 0, delivered: 0, failed: 0, superseded: 0 },
+      pushes: { received: 1, queued: 1, running: 0, delivered: 0, failed: 0, superseded: 0 },
     });
     expect(result.complete).toBe(true);
   });

@@ -17,7 +17,7 @@ export interface RouteCountsResult {
 }
 
 function emptyCounts(): RouteCounts {
-  return { received: 0, queued: 0, running: 0, delivered: 0, failed: 0 };
+  return { received: 0, queued: 0, running: 0, delivered: 0, failed: 0, superseded: 0 };
 }
 
 /**

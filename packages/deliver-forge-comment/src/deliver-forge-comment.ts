@@ -9,6 +9,7 @@ import {
   normalizeForgeHost,
 } from './forge-cli.js';
 import { FORGE_TARGET, resolveForgePullRequest } from './forge-target.js';
+import { commentMarker, commentMode, updateForgeComments } from './living-comment.js';
 import { postComments } from './post-comments.js';
 import type { ForgeSettings } from './settings.js';
 
@@ -22,6 +23,27 @@ export async function deliverForgeComment(
   settings: ForgeSettings,
 ): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
+  if (commentMode(request.extra) === 'update') {
+    const route = request.delivery.route;
+    // Room for the marker line on every part.
+    const limit = FORGE_COMMENT_LIMIT - commentMarker(route).length - 1;
+    const outcome = await updateForgeComments({
+      cli: settings.cli,
+      env: forgeEnv(settings),
+      host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+      timeoutS: settings.timeout_s,
+      secrets: settings.token ? [settings.token] : [],
+      signal: request.signal,
+      pullRequest,
+      route,
+      bodies: commentBodies(request.answer, limit),
+    });
+    request.log.info(
+      { target: FORGE_TARGET, repo: pullRequest.repo, pr_number: pullRequest.prNumber, ...outcome },
+      'updated the living pull request comment',
+    );
+    return;
+  }
   const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT);
   await postComments({
     profile: FORGE_PROFILE,

@@ -14,7 +14,7 @@ export interface CliCall {
 
 /** How one run ended. */
 export type CliOutcome =
-  | { kind: 'ok' }
+  | { kind: 'ok'; stdout: string }
   /** The program could not be started (`ENOENT`: not found; `EACCES`: not executable). */
   | { kind: 'spawn-error'; code: string }
   | { kind: 'timeout' }
@@ -37,7 +37,9 @@ export async function runCli(call: CliCall): Promise<CliOutcome> {
     stripFinalNewline: true,
     maxBuffer: 4 * 1024 * 1024,
   });
-  if (!result.failed) return { kind: 'ok' };
+  if (!result.failed) {
+    return { kind: 'ok', stdout: typeof result.stdout === 'string' ? result.stdout : '' };
+  }
   if (result.isCanceled) return { kind: 'canceled' };
   if (result.timedOut) return { kind: 'timeout' };
   if (result.code !== undefined && SPAWN_ERRORS.has(result.code) && result.exitCode === undefined) {

@@ -156,8 +156,9 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     }
     const { id, seq } = data.data;
     const view = await this.store.runView(id);
-    // Gone, finished, or replayed under a newer seq (which has its own job): nothing to do.
-    if (!view || view.seq !== seq || view.status === 'delivered' || view.status === 'failed') {
+    // Gone, finished (or superseded), or replayed under a newer seq (which has its own job):
+    // nothing to do.
+    if (!view || view.seq !== seq || (view.status !== 'queued' && view.status !== 'running')) {
       return;
     }
     const log = this.context.log.child({ route: view.route, delivery_id: view.deliveryId });

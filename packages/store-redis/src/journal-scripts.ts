@@ -5,28 +5,51 @@
 import { RedisScript } from './script.js';
 
 /**
- * De-duplicate and journal in one step.
+ * De-duplicate and journal in one step; with ARGV[4] = "1", also supersede: every row of the
+ * pull request's line still queued and never started leaves the line as `superseded`, naming
+ * the new row (its rev moves on, so a worker's guarded markRunning reads it again and stops).
  * KEYS: 1 idempotency key, 2 seq counter, 3 delivery hash, 4 all, 5 status:queued, 6 route,
- *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1)
- * ARGV: 1 window ms, 2 journal id, 3 "1" to join the line, 4… hash field/value pairs
- * Reply: the new seq, or nil for a duplicate.
+ *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1),
+ *       10 status:superseded, 11 route-status:superseded, 12 finished
+ * ARGV: 1 window ms, 2 journal id, 3 "1" to join the line, 4 "1" to supersede,
+ *       5 delivery hash prefix, 6 now ms, 7… hash field/value pairs
+ * Reply: [seq, superseded ids…], or nil for a duplicate.
  */
 export const ACCEPT = new RedisScript(
   'accept',
   `
 if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return nil end
 local seq = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 4))
+local superseded = {}
+if ARGV[3] == '1' and ARGV[4] == '1' then
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[9], 0, -1)) do
+    local row = ARGV[5] .. id
+    local fields = redis.call('HMGET', row, 'status', 'startedAt', 'seq')
+    if fields[1] == 'queued' and not fields[2] then
+      redis.call('HSET', row, 'status', 'superseded', 'supersededBy', ARGV[2], 'finishedAt', ARGV[6])
+      redis.call('HINCRBY', row, 'rev', 1)
+      redis.call('ZREM', KEYS[5], id)
+      redis.call('ZREM', KEYS[7], id)
+      redis.call('ZADD', KEYS[10], fields[3], id)
+      redis.call('ZADD', KEYS[11], fields[3], id)
+      redis.call('ZADD', KEYS[12], ARGV[6], id)
+      redis.call('ZREM', KEYS[9], id)
+      superseded[#superseded + 1] = id
+    end
+  end
+end
+redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 7))
 for i = 4, 8 do redis.call('ZADD', KEYS[i], seq, ARGV[2]) end
 if ARGV[3] == '1' then redis.call('ZADD', KEYS[9], seq, ARGV[2]) end
-return seq
+return {seq, unpack(superseded)}
 `,
 );
 
 /**
  * One guarded change (see row-changes.ts): applied only if the row's rev is still ARGV[1].
  * KEYS: 1 delivery hash, 2 status (old), 3 status (new), 4 route-status (old), 5 route-status (new),
- *       6 all, 7 route, 8 delivery-id, 9 finished, 10 idempotency key, 11 line, 12 seq counter
+ *       6 all, 7 route, 8 delivery-id, 9 finished, 10 idempotency key, 11 line, 12 seq counter,
+ *       13 the pull request's delivered rows
  * ARGV: 1 expected rev, 2 the change as JSON
  * Reply: the row after the change (HGETALL), 0 when the row is gone, -1 when rev moved on.
  */
@@ -62,6 +85,10 @@ if change.unfinish then redis.call('ZREM', KEYS[9], id) end
 if change.release and redis.call('GET', KEYS[10]) == id then redis.call('DEL', KEYS[10]) end
 if change.leaveLine then redis.call('ZREM', KEYS[11], id) end
 if change.joinLine then redis.call('ZADD', KEYS[11], seq, id) end
+if change.status and redis.call('HEXISTS', KEYS[1], 'orderKey') == 1 then
+  if change.status == 'delivered' then redis.call('ZADD', KEYS[13], seq, id)
+  else redis.call('ZREM', KEYS[13], id) end
+end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return redis.call('HGETALL', KEYS[1])
 `,
@@ -83,7 +110,8 @@ return 1
 /**
  * Deletes a finished row older than the retention, with its index entries, if it did not change
  * since it was read.
- * KEYS: 1 delivery hash, 2 status, 3 route-status, 4 all, 5 route, 6 delivery-id, 7 finished, 8 line
+ * KEYS: 1 delivery hash, 2 status, 3 route-status, 4 all, 5 route, 6 delivery-id, 7 finished, 8 line,
+ *       9 the pull request's delivered rows
  * ARGV: 1 expected rev, 2 older-than ms, 3 journal id. Reply: 1 when deleted.
  */
 export const PRUNE_ROW = new RedisScript(
@@ -98,7 +126,7 @@ if rev ~= ARGV[1] then return 0 end
 local finishedAt = tonumber(redis.call('HGET', KEYS[1], 'finishedAt') or '')
 if not finishedAt or finishedAt >= tonumber(ARGV[2]) then return 0 end
 redis.call('DEL', KEYS[1])
-for i = 2, 8 do redis.call('ZREM', KEYS[i], ARGV[3]) end
+for i = 2, 9 do redis.call('ZREM', KEYS[i], ARGV[3]) end
 return 1
 `,
 );

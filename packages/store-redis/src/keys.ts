@@ -28,6 +28,8 @@ export interface RedisKeys {
   idempotency(route: string, deliveryId: string): string;
   /** Sorted set: the unfinished deliveries of one pull request, scored by seq (its line). */
   orderLine(orderKey: string): string;
+  /** Sorted set: the delivered rows of one pull request, scored by seq (`lastDelivered`). */
+  deliveredLine(orderKey: string): string;
   /** Sorted set: the deliveries of a route running now, scored by lease expiry. */
   routeLeases(route: string): string;
   /** Sorted set: the request times of a route in the rate-limit window. */
@@ -58,6 +60,7 @@ export function redisKeys(prefix: string): RedisKeys {
     finished: `${prefix}:idx:finished`,
     idempotency: (name, deliveryId) => `${prefix}:idem:${route(name)}:${deliveryId}`,
     orderLine: (orderKey) => `${prefix}:order:${orderKey}`,
+    deliveredLine: (orderKey) => `${prefix}:delivered:${orderKey}`,
     routeLeases: (name) => `${prefix}:leases:${route(name)}`,
     rateLimit: (name) => `${prefix}:rate:${route(name)}`,
     subscriptions: `${prefix}:subscriptions`,

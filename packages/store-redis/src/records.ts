@@ -45,6 +45,7 @@ const deliveryHashSchema = z.object({
   finishedAt: intField.optional(),
   attemptLog: jsonTextSchema(attemptLogSchema),
   agent: jsonTextSchema(agentAccountingSchema).optional(),
+  supersededBy: z.string().optional(),
 });
 
 /** What one key's problems look like to a person who has to fix them. */
@@ -89,6 +90,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     finishedAt: h.finishedAt ?? null,
     attemptLog: h.attemptLog,
     agent: h.agent ?? null,
+    ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
   };
 }
 

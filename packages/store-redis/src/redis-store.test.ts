@@ -23,6 +23,33 @@ describe.skipIf(!redis)('the Store contract', () => {
   for (const check of storeContract) it(check.name, () => check.run(subject));
 });
 
+describe.skipIf(!redis)('supersede across processes', () => {
+  it('a row is either started by one worker or superseded by another receiver, never both', async () => {
+    const receiver = await open();
+    const worker = await open({ prefix: receiver.keys.prefix });
+    for (let round = 0; round < 20; round++) {
+      const orderKey = `reviews|octo/repo|${round}`;
+      const older = await acceptNew(receiver, { orderKey });
+      const [started, accepted] = await Promise.all([
+        worker.markRunning(older.id, Date.now()),
+        receiver.accept(newDelivery({ orderKey, supersede: true }), HOUR_MS),
+      ]);
+      const row = await receiver.get(older.id);
+      if (!accepted.accepted) throw new Error('expected the delivery to be accepted');
+      if (started) {
+        expect(row?.status).toBe('running');
+        expect(accepted.superseded).toBeUndefined();
+      } else {
+        expect(row).toMatchObject({ status: 'superseded', supersededBy: accepted.record.id });
+        expect(accepted.superseded).toEqual([older.id]);
+      }
+      // The superseded row left the pull request's line: the newer one is next in it.
+      const line = await receiver.client.zrange(receiver.keys.orderLine(orderKey), 0, -1);
+      expect(line).toEqual(started ? [older.id, accepted.record.id] : [accepted.record.id]);
+    }
+  });
+});
+
 describe.skipIf(!redis)('accept', () => {
   it('lets exactly one of many concurrent accepts across two stores on one prefix through', async () => {
     const first = await open();

@@ -55,6 +55,9 @@ import {
 } from './row-changes.js';
 
 const DEFAULT_LIST_LIMIT = 50;
+
+/** The accept script's reply: the new seq, then the ids it superseded. */
+const acceptReplySchema = z.tuple([z.number().int()], z.string());
 /** How often a guarded change is retried when another process changed the row meanwhile. */
 const MAX_CHANGE_TRIES = 20;
 const PRUNE_BATCH = 500;
@@ -150,7 +153,8 @@ export class RedisStore implements Store, QueueJournal {
     const id = randomUUID();
     const fields = newDeliveryFields(delivery, id);
     const k = this.keys;
-    const seq = await ACCEPT.run(
+    const supersede = delivery.supersede === true && delivery.orderKey !== null;
+    const reply = await ACCEPT.run(
       this.client,
       [
         k.idempotency(delivery.route, delivery.deliveryId),
@@ -162,13 +166,28 @@ export class RedisStore implements Store, QueueJournal {
         k.routeStatus(delivery.route, 'queued'),
         k.deliveryId(delivery.deliveryId),
         k.orderLine(delivery.orderKey ?? ''),
+        k.status('superseded'),
+        k.routeStatus(delivery.route, 'superseded'),
+        k.finished,
       ],
-      [Math.max(1, Math.round(windowMs)), id, delivery.orderKey === null ? '0' : '1', ...fields],
+      [
+        Math.max(1, Math.round(windowMs)),
+        id,
+        delivery.orderKey === null ? '0' : '1',
+        supersede ? '1' : '0',
+        k.deliveryPrefix,
+        delivery.receivedAt,
+        ...fields,
+      ],
     );
-    if (seq === null) return { accepted: false, reason: 'duplicate' };
-    if (typeof seq !== 'number')
-      throw new Error(`the accept script answered ${JSON.stringify(seq)}`);
-    return { accepted: true, record: queuedRecord(delivery, id, seq) };
+    if (reply === null) return { accepted: false, reason: 'duplicate' };
+    const parsed = acceptReplySchema.safeParse(reply);
+    if (!parsed.success) throw new Error(`the accept script answered ${JSON.stringify(reply)}`);
+    const [seq, ...superseded] = parsed.data;
+    const record = queuedRecord(delivery, id, seq);
+    return superseded.length > 0
+      ? { accepted: true, record, superseded }
+      : { accepted: true, record };
   }
 
   /**
@@ -197,6 +216,15 @@ export class RedisStore implements Store, QueueJournal {
   async get(id: string): Promise<DeliveryRecord | undefined> {
     this.assertOpen();
     const found = await this.find(id);
+    return found ? publicRecord(found) : undefined;
+  }
+
+  async lastDelivered(orderKey: string, exceptId: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    const newest = await this.client.zrevrange(this.keys.deliveredLine(orderKey), 0, 1);
+    const id = newest.find((candidate) => candidate !== exceptId);
+    if (id === undefined) return undefined;
+    const found = await this.read(id);
     return found ? publicRecord(found) : undefined;
   }
 
@@ -484,6 +512,7 @@ export class RedisStore implements Store, QueueJournal {
           k.idempotency(head.route, head.deliveryId),
           k.orderLine(head.orderKey ?? ''),
           k.seq,
+          k.deliveredLine(head.orderKey ?? ''),
         ],
         [String(head.rev), JSON.stringify(change)],
       );
@@ -525,6 +554,7 @@ export class RedisStore implements Store, QueueJournal {
         k.deliveryId(deliveryId),
         k.finished,
         k.orderLine(orderKey ?? ''),
+        k.deliveredLine(orderKey ?? ''),
       ],
       [rev, olderThan, id],
     );

@@ -23,14 +23,18 @@ const head: RowHead = {
 describe('row changes', () => {
   it('a run counts the attempt, opens it in the log and keeps the first start', () => {
     const change = runningChange(head, 200);
-    expect(change.status).toBe('running');
-    expect(change.set?.attempts).toBe('2');
-    expect(change.set?.startedAt).toBeUndefined();
-    expect(JSON.parse(change.set?.attemptLog ?? '')).toEqual([
+    expect(change?.status).toBe('running');
+    expect(change?.set?.attempts).toBe('2');
+    expect(change?.set?.startedAt).toBeUndefined();
+    expect(JSON.parse(change?.set?.attemptLog ?? '')).toEqual([
       ...head.attemptLog,
       { attempt: 2, startedAt: 200, finishedAt: null, error: null },
     ]);
-    expect(runningChange({ ...head, startedAt: null }, 200).set?.startedAt).toBe('200');
+    expect(runningChange({ ...head, startedAt: null }, 200)?.set?.startedAt).toBe('200');
+  });
+
+  it('a superseded row never runs', () => {
+    expect(runningChange({ ...head, status: 'superseded' }, 200)).toBeUndefined();
   });
 
   it('a finished row leaves its line; only a failure releases the idempotency key', () => {
@@ -48,7 +52,7 @@ describe('row changes', () => {
     expect(replayChange(head, 400)).toEqual({
       status: 'queued',
       set: { attempts: '0', nextAttemptAt: '400' },
-      unset: ['answer', 'lastError', 'finishedAt'],
+      unset: ['answer', 'lastError', 'finishedAt', 'supersededBy'],
       newSeq: true,
       unfinish: true,
       joinLine: true,

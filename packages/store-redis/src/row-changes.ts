@@ -53,7 +53,9 @@ export const LOST_LAST_ATTEMPT_ERROR =
 
 const log = (entries: AttemptRecord[]) => JSON.stringify(entries);
 
-export function runningChange(head: RowHead, now: number): RowChange {
+/** A superseded row never runs: no change (markRunning answers undefined). */
+export function runningChange(head: RowHead, now: number): RowChange | undefined {
+  if (head.status === 'superseded') return undefined;
   return {
     status: 'running',
     set: {
@@ -109,7 +111,7 @@ export function replayChange(head: RowHead, now: number): RowChange {
   return {
     status: 'queued',
     set: { attempts: '0', nextAttemptAt: String(now) },
-    unset: ['answer', 'lastError', 'finishedAt'],
+    unset: ['answer', 'lastError', 'finishedAt', 'supersededBy'],
     newSeq: true,
     unfinish: true,
     joinLine: head.orderKey !== null,

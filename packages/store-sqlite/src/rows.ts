@@ -140,6 +140,7 @@ const DELIVERY_STATUSES: ReadonlySet<unknown> = new Set<DeliveryStatus>([
   'running',
   'delivered',
   'failed',
+  'superseded',
 ]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -185,6 +186,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
   // Rows from before schema version 4 have no column; NULL is an INSECURE_NO_AUTH route.
   const authScheme = row.auth_scheme === undefined ? null : c.nullableString('auth_scheme');
   if (authScheme !== null) record.authScheme = authScheme;
+  // Rows from before schema version 5 have no column.
+  const supersededBy = row.superseded_by === undefined ? null : c.nullableString('superseded_by');
+  if (supersededBy !== null) record.supersededBy = supersededBy;
   if (c.problems.length > 0) {
     throw new Error(
       `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +

@@ -134,6 +134,63 @@ const addCursors: Migration = (db) => {
   `);
 };
 
+/**
+ * Status `superseded` (a route's `supersede`): the status CHECK cannot be altered in place, so
+ * the table is rebuilt with it, plus `superseded_by` (the journal id of the replacing row) and an
+ * index on (order_key, status, seq) for finding a pull request's queued and delivered rows.
+ */
+const supersededStatus: Migration = (db) => {
+  db.exec(`
+    DROP VIEW journal;
+    DROP TRIGGER deliveries_delete_payload;
+    CREATE TABLE deliveries_new (
+      id              TEXT PRIMARY KEY,
+      seq             INTEGER NOT NULL UNIQUE,
+      route           TEXT NOT NULL,
+      event           TEXT NOT NULL,
+      action          TEXT,
+      delivery_id     TEXT NOT NULL,
+      received_at     INTEGER NOT NULL,
+      headers         TEXT NOT NULL,
+      order_key       TEXT,
+      max_attempts    INTEGER NOT NULL,
+      status          TEXT NOT NULL
+        CHECK (status IN ('queued', 'running', 'delivered', 'failed', 'superseded')),
+      attempts        INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      prompt          TEXT,
+      answer          TEXT,
+      last_error      TEXT,
+      started_at      INTEGER,
+      finished_at     INTEGER,
+      attempt_log     TEXT NOT NULL DEFAULT '[]',
+      agent           TEXT,
+      key_expires_at  INTEGER,
+      auth_scheme     TEXT,
+      superseded_by   TEXT                         -- journal id of the row that replaced it
+    );
+    INSERT INTO deliveries_new (id, seq, route, event, action, delivery_id, received_at, headers,
+        order_key, max_attempts, status, attempts, next_attempt_at, prompt, answer, last_error,
+        started_at, finished_at, attempt_log, agent, key_expires_at, auth_scheme)
+      SELECT id, seq, route, event, action, delivery_id, received_at, headers, order_key,
+        max_attempts, status, attempts, next_attempt_at, prompt, answer, last_error, started_at,
+        finished_at, attempt_log, agent, key_expires_at, auth_scheme
+      FROM deliveries;
+    DROP TABLE deliveries;
+    ALTER TABLE deliveries_new RENAME TO deliveries;
+    CREATE INDEX deliveries_status_seq ON deliveries (status, seq);
+    CREATE INDEX deliveries_route_seq ON deliveries (route, seq);
+    CREATE INDEX deliveries_finished_at ON deliveries (finished_at);
+    CREATE INDEX deliveries_delivery_key ON deliveries (delivery_id, route);
+    CREATE INDEX deliveries_order_key ON deliveries (order_key, status, seq);
+    CREATE TRIGGER deliveries_delete_payload AFTER DELETE ON deliveries
+      BEGIN DELETE FROM delivery_payloads WHERE id = old.id; END;
+    CREATE VIEW journal AS
+      SELECT deliveries.*, delivery_payloads.payload
+      FROM deliveries LEFT JOIN delivery_payloads USING (id);
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -141,6 +198,7 @@ export const migrations: readonly Migration[] = [
   keysOnRows,
   authSchemes,
   addCursors,
+  supersededStatus,
 ];
 
 /** The schema version this code writes. */

@@ -145,6 +145,13 @@ export class SqliteStore implements Store {
     return this.find(id);
   }
 
+  async lastDelivered(orderKey: string, exceptId: string): Promise<DeliveryRecord | undefined> {
+    this.assertOpen();
+    this.settle();
+    const row = this.statements.lastDelivered.get({ order_key: orderKey, except_id: exceptId });
+    return row === undefined ? undefined : deliveryFromRow(row);
+  }
+
   async list(filter: DeliveryFilter): Promise<DeliveryRecord[]> {
     this.assertOpen();
     this.settle();
@@ -303,7 +310,13 @@ export class SqliteStore implements Store {
     const keyExpiresAt = delivery.receivedAt + windowMs;
     this.statements.insertDelivery.run({ ...row, id, seq, key_expires_at: keyExpiresAt });
     this.statements.insertPayload.run({ id, payload });
-    return { accepted: true, record: queuedRecord(delivery, id, seq) };
+    const record = queuedRecord(delivery, id, seq);
+    if (delivery.supersede && delivery.orderKey !== null) {
+      const params = { order_key: delivery.orderKey, id, now: delivery.receivedAt };
+      const superseded = this.statements.supersede.all(params).map(String);
+      if (superseded.length > 0) return { accepted: true, record, superseded };
+    }
+    return { accepted: true, record };
   }
 
   /** The next seq of the journal; only inside a transaction made by `transaction()`. */

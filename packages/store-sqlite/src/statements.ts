@@ -80,6 +80,9 @@ export interface Statements {
   markFailed: Statement<MarkParams & { error: string }>;
   replay: Statement<{ id: string; seq: number; now: number }>;
   pruneDeliveries: Statement<{ older_than: number; now: number }>;
+  /** Ends the queued, never-started rows of an order key other than the new one; their ids. */
+  supersede: Statement<{ order_key: string; id: string; now: number }>;
+  lastDelivered: Statement<{ order_key: string; except_id: string }>;
   listSubscriptions: Statement<[]>;
   getSubscription: Statement<[string]>;
   putSubscription: Statement<SubscriptionRow>;
@@ -138,7 +141,7 @@ export function prepareStatements(db: Database.Database): Statements {
          attempt_log = json_insert(attempt_log, '$[#]', json_object(
            'attempt', json_array_length(attempt_log) + 1, 'startedAt', ${NOW},
            'finishedAt', NULL, 'error', NULL))
-       WHERE id = @id`,
+       WHERE id = @id AND status <> 'superseded'`,
     ),
     saveProgress: db.prepare<{
       id: string;
@@ -168,13 +171,24 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, last_error = NULL,
-         finished_at = NULL, next_attempt_at = @now, seq = @seq
+         finished_at = NULL, superseded_by = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,
     ),
     // A row whose key is still live stays until it expires: it is what de-duplicates.
     pruneDeliveries: db.prepare<{ older_than: number; now: number }>(
       `DELETE FROM deliveries WHERE finished_at IS NOT NULL AND finished_at < @older_than
          AND (key_expires_at IS NULL OR key_expires_at <= @now)`,
+    ),
+    supersede: db
+      .prepare<{ order_key: string; id: string; now: number }>(
+        `UPDATE deliveries SET status = 'superseded', superseded_by = @id, finished_at = @now
+         WHERE order_key = @order_key AND status = 'queued' AND started_at IS NULL AND id <> @id
+         RETURNING id`,
+      )
+      .pluck(),
+    lastDelivered: db.prepare<{ order_key: string; except_id: string }>(
+      `SELECT * FROM journal WHERE order_key = @order_key AND status = 'delivered'
+         AND id <> @except_id ORDER BY seq DESC LIMIT 1`,
     ),
     listSubscriptions: db.prepare<[]>('SELECT * FROM subscriptions ORDER BY name'),
     getSubscription: db.prepare<[string]>('SELECT * FROM subscriptions WHERE name = ?'),

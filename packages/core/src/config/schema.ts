@@ -101,6 +101,11 @@ function routeSchemaOf(slices: ConfigSlices) {
     concurrency: z.int().positive().optional(),
     max_attempts: z.int().positive().optional(),
     reconcile: routeReconcileSchema.optional(),
+    /**
+     * A newer delivery for the same pull or merge request ends this route's earlier ones that are
+     * still queued and not started (status `superseded`). Default false.
+     */
+    supersede: z.boolean().optional(),
   });
 }
 

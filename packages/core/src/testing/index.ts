@@ -9,3 +9,4 @@ export * from './gateway-harness.js';
 export * from './store-contract.js';
 export * from './store-samples.js';
 export * from './scheme-harness.js';
+export * from './supersede-scenario.js';

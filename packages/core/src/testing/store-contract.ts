@@ -602,6 +602,91 @@ const upkeepChecks = [
   }),
 ];
 
+/** `supersede` on accept, and the last delivered row of a pull request. */
+const supersedeChecks: StoreContractCheck[] = [
+  check(
+    'a superseding accept ends the queued, never-started rows of its order key, naming itself',
+    async (c) => {
+      const first = await c.acceptNew();
+      const second = await c.acceptNew();
+      const otherRequest = await c.acceptNew({ orderKey: 'reviews|octo/repo|8' });
+      const started = await c.acceptNew();
+      await c.store.markRunning(started.id, c.t0 + 1);
+      const retried = await c.acceptNew();
+      await c.store.markRunning(retried.id, c.t0 + 1);
+      await c.store.markRetry(retried.id, 'boom', c.t0 + 2, c.t0 + 100);
+
+      const result = await c.store.accept(c.delivery({ supersede: true }), HOUR_MS);
+      const newest = acceptedRecord(result);
+      assert.ok(result.accepted);
+      assert.deepStrictEqual([...(result.superseded ?? [])].sort(), [first.id, second.id].sort());
+      for (const id of [first.id, second.id]) {
+        assertFields(await c.store.get(id), {
+          status: 'superseded',
+          supersededBy: newest.id,
+          attempts: 0,
+        });
+      }
+      // Another request, a running attempt and a retry that already ran keep their turn.
+      assertFields(await c.store.get(otherRequest.id), { status: 'queued' });
+      assertFields(await c.store.get(started.id), { status: 'running' });
+      assertFields(await c.store.get(retried.id), { status: 'queued' });
+      assertFields(await c.store.get(newest.id), { status: 'queued' });
+      const superseded = await c.store.list({ status: 'superseded' });
+      assert.deepStrictEqual(superseded.map((r) => r.id).sort(), [first.id, second.id].sort());
+      assert.deepStrictEqual(
+        (await c.store.queued(0, 10)).map((q) => q.id),
+        [otherRequest.id, retried.id, newest.id],
+      );
+    },
+  ),
+
+  check('a superseded row never runs, and a replay queues it again', async (c) => {
+    const first = await c.acceptNew();
+    await c.acceptNew({ supersede: true });
+    assert.equal(await c.store.markRunning(first.id, c.t0 + 1), undefined);
+    assertFields(await c.store.get(first.id), { status: 'superseded', attempts: 0 });
+    const replayed = await c.store.replay(first.id, c.t0 + 2);
+    assertFields(replayed, { status: 'queued' });
+    assert.equal(replayed?.supersededBy, undefined);
+    assertFields(await c.store.markRunning(first.id, c.t0 + 3), { status: 'running' });
+  }),
+
+  check('an accept without supersede, or without an order key, supersedes nothing', async (c) => {
+    const first = await c.acceptNew();
+    const plain = await c.store.accept(c.delivery(), HOUR_MS);
+    assert.ok(plain.accepted);
+    assert.equal(plain.superseded, undefined);
+    const keyless = await c.store.accept(c.delivery({ orderKey: null, supersede: true }), HOUR_MS);
+    assert.ok(keyless.accepted);
+    assert.equal(keyless.superseded, undefined);
+    assertFields(await c.store.get(first.id), { status: 'queued' });
+  }),
+
+  check(
+    'lastDelivered is the newest delivered row of the order key, other than the one asked for',
+    async (c) => {
+      const key = 'reviews|octo/repo|7';
+      assert.equal(await c.store.lastDelivered(key, 'none'), undefined);
+      const older = await c.acceptNew();
+      const newer = await c.acceptNew();
+      const failed = await c.acceptNew();
+      const other = await c.acceptNew({ orderKey: 'reviews|octo/repo|8' });
+      for (const row of [older, newer, failed, other]) await c.store.markRunning(row.id, c.t0 + 1);
+      await c.store.markDelivered(newer.id, c.t0 + 2);
+      await c.store.markDelivered(older.id, c.t0 + 3);
+      await c.store.markDelivered(other.id, c.t0 + 3);
+      await c.store.markFailed(failed.id, 'boom', c.t0 + 4);
+      assert.equal((await c.store.lastDelivered(key, 'none'))?.id, newer.id);
+      assert.equal((await c.store.lastDelivered(key, newer.id))?.id, older.id);
+      // A replayed row is no longer delivered.
+      await c.store.replay(newer.id, c.t0 + 5);
+      assert.equal((await c.store.lastDelivered(key, 'none'))?.id, older.id);
+      assert.deepStrictEqual((await c.store.lastDelivered(key, 'none'))?.payload, older.payload);
+    },
+  ),
+];
+
 /**
  * Every check of the `Store` contract, to run against a store in its package's tests.
  *
@@ -616,4 +701,5 @@ export const storeContract: readonly StoreContractCheck[] = [
   ...attemptChecks,
   ...replayChecks,
   ...upkeepChecks,
+  ...supersedeChecks,
 ];

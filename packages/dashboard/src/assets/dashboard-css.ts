@@ -58,6 +58,7 @@ td code { overflow-wrap: anywhere; }
 .status { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.85rem; font-weight: 600; }
 .status-delivered { color: var(--ok); background: var(--ok-bg); }
 .status-failed { color: var(--bad); background: var(--bad-bg); }
+.status-superseded { text-decoration: line-through; }
 .status-queued { color: var(--wait); background: var(--wait-bg); }
 .status-running { color: var(--run); background: var(--run-bg); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }

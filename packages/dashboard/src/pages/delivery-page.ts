@@ -136,6 +136,16 @@ export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHt
     <dl class="facts panel">
       <dt>Status</dt>
       <dd>${statusBadge(record.status)}</dd>
+      ${
+        record.supersededBy === undefined
+          ? html``
+          : html`<dt>Superseded by</dt>
+              <dd>
+                <a href="/dashboard/deliveries/${encodeURIComponent(record.supersededBy)}"
+                  ><code>${record.supersededBy}</code></a
+                >
+              </dd>`
+      }
       <dt>Route</dt>
       <dd>${record.route}</dd>
       <dt>Event</dt>

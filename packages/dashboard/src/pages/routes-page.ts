@@ -19,6 +19,7 @@ const NUMBERS = [
   ['received', 'Received'],
   ['delivered', 'Delivered'],
   ['failed', 'Failed'],
+  ['superseded', 'Superseded'],
   ['queued', 'Queued'],
   ['running', 'Running'],
 ] as const;

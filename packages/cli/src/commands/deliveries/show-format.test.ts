@@ -98,4 +98,11 @@ describe('formatFields', () => {
       ),
     ).toBe('  a       1\n  longer  2');
   });
+
+  it('names the delivery that superseded this one', () => {
+    const text = formatDeliveryDetail(
+      testRecord({ status: 'superseded', supersededBy: 'j-newer', attempts: 0, attemptLog: [] }),
+    );
+    expect(text).toContain('status       superseded by j-newer (never run)\n');
+  });
 });

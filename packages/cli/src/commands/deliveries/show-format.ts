@@ -35,6 +35,8 @@ function statusLine(record: DeliveryRecord): string {
       return `delivered (${tries})`;
     case 'failed':
       return `failed (${tries})`;
+    case 'superseded':
+      return `superseded by ${record.supersededBy ?? 'a newer delivery'} (never run)`;
   }
 }
 

@@ -1,0 +1,157 @@
+/**
+ * A GitHub-REST-compatible fake over TLS on 127.0.0.1 for the real `gh`: it keeps a pull
+ * request's issue comments as state (list paginated with a Link header, post, edit, delete).
+ * `gh` reaches it with GH_HOST=127.0.0.1:<port>, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming
+ * the self-signed certificate made here with openssl.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface FakeComment {
+  id: number;
+  body: string;
+}
+
+const bodySchema = z.object({ body: z.string() });
+const PAGE_SIZE = 2;
+
+export interface FakeForgeApi {
+  /** `127.0.0.1:<port>`, for GH_HOST. */
+  host: string;
+  /** The certificate file, for SSL_CERT_FILE. */
+  certFile: string;
+  token: string;
+  /** Comments per `owner/repo#n`, oldest first. */
+  comments(repo: string, number: number): FakeComment[];
+  /** Deletes a comment as a person on the forge would. */
+  remove(id: number): void;
+  /** Every request, `METHOD /path`. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the fake on a free port with a fresh self-signed certificate for 127.0.0.1. */
+export async function startFakeForgeApi(): Promise<FakeForgeApi> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fake-forge-'));
+  const keyFile = path.join(dir, 'key.pem');
+  const certFile = path.join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  const token = 'fake-forge-token';
+  const byPull = new Map<string, FakeComment[]>();
+  const requests: string[] = [];
+  let nextId = 1000;
+  const list = (key: string): FakeComment[] => {
+    let found = byPull.get(key);
+    if (!found) byPull.set(key, (found = []));
+    return found;
+  };
+  const findComment = (id: number): [FakeComment[], number] | undefined => {
+    for (const comments of byPull.values()) {
+      const index = comments.findIndex((c) => c.id === id);
+      if (index >= 0) return [comments, index];
+    }
+    return undefined;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    requests.push(`${req.method ?? ''} ${url.pathname}`);
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(value));
+    };
+    if (req.headers.authorization !== `token ${token}`) {
+      return send(401, { message: 'Bad credentials' });
+    }
+    let text = '';
+    for await (const chunk of req) text += String(chunk);
+    const pull = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    const single = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    if (pull && req.method === 'GET') {
+      const comments = list(`${pull[1]}#${pull[2]}`);
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const slice = comments.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      const last = Math.max(1, Math.ceil(comments.length / PAGE_SIZE));
+      const headers: Record<string, string> = {};
+      if (page < last) {
+        const next = new URL(url);
+        next.searchParams.set('page', String(page + 1));
+        headers.link = `<https://${req.headers.host ?? ''}${next.pathname}${next.search}>; rel="next"`;
+      }
+      return send(200, slice, headers);
+    }
+    if (pull && req.method === 'POST') {
+      const comment = { id: nextId++, body: bodySchema.parse(JSON.parse(text)).body };
+      list(`${pull[1]}#${pull[2]}`).push(comment);
+      return send(201, comment);
+    }
+    if (single) {
+      const found = findComment(Number(single[1]));
+      if (!found) return send(404, { message: 'Not Found' });
+      const [comments, index] = found;
+      if (req.method === 'PATCH') {
+        const comment = comments[index];
+        if (comment) comment.body = bodySchema.parse(JSON.parse(text)).body;
+        return send(200, comment);
+      }
+      if (req.method === 'DELETE') {
+        comments.splice(index, 1);
+        res.writeHead(204).end();
+        return;
+      }
+    }
+    send(404, { message: 'Not Found' });
+  };
+
+  const server: Server = createServer(
+    { key: readFileSync(keyFile), cert: readFileSync(certFile) },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        res.writeHead(500).end(String(error));
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the fake forge has no port');
+  return {
+    host: `127.0.0.1:${address.port}`,
+    certFile,
+    token,
+    comments: (repo, number) => list(`${repo}#${number}`),
+    remove(id) {
+      const found = findComment(id);
+      if (found) found[0].splice(found[1], 1);
+    },
+    requests,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
