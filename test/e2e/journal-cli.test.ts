@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentAccounting, NewDelivery } from '@webhook-gateway/core';
+import { DELIVERY_STATUSES, type AgentAccounting, type NewDelivery } from '@webhook-gateway/core';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupHomes, makeHome, runCli } from '../support/gateway.js';
@@ -194,10 +194,7 @@ describe('deliveries list', () => {
   });
 
   it.each([
-    [
-      ['--status', 'done'],
-      '--status must be one of queued, running, delivered, failed (got "done")',
-    ],
+    [['--status', 'done'], `--status must be one of ${DELIVERY_STATUSES.join(', ')} (got "done")`],
     [['--limit', '0'], '--limit must be a positive integer (got "0")'],
     [['--limit', 'many'], '--limit must be a positive integer (got "many")'],
   ])('refuses %j with exit 2 and one line', async (args, message) => {

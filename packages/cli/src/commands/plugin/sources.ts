@@ -145,13 +145,13 @@ export default definePlugin({
   },
   setup({ hooks, settings }) {
     const { header } = settings.${n.slice};
-    hooks.authenticate.tapPromise(NAME, async ({ headers, secrets }) => {
+    hooks.authenticate.for('${n.key}').tapPromise(NAME, async ({ headers, secrets }) => {
       const token = headers[header];
       // Not our header: leave the request to the other schemes.
       if (typeof token !== 'string') return undefined;
       return secrets.some((secret) => sameSecret(token, secret))
-        ? { ok: true, scheme: '${n.key}' }
-        : { ok: false, scheme: '${n.key}', reason: \`\${header} does not match the route's secret\` };
+        ? { ok: true }
+        : { ok: false, reason: \`\${header} does not match the route's secret\` };
     });
   },
 });
