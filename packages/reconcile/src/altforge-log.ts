@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import type { DeliveryLog, LoggedDelivery } from './delivery-log.js';
 import { MAX_PAGES } from './delivery-log.js';
-import { failureOfResponse, ReconcileFailure, type FailureContext } from './failures.js';
-import type { ApiCaller } from './forge-log.js';
+import type { FailureContext } from './failures.js';
+import { hookCaller, parseAnswer, type ApiCaller } from './hook-api.js';
 
 const eventSchema = z.object({
   id: z.number(),
@@ -40,12 +40,7 @@ export function altforgeDeliveryLog(options: {
   now: () => number;
 }): DeliveryLog {
   const hook = `projects/${encodeURIComponent(options.project)}/hooks/${options.hookId}`;
-  const context: FailureContext = { ...options.context, hook };
-  const call = async (method: 'GET' | 'POST', endpoint: string) => {
-    const response = await options.api(method, endpoint);
-    if (response.status >= 400) throw failureOfResponse(response, context, options.now());
-    return response;
-  };
+  const call = hookCaller({ ...options, hook });
   return {
     hook,
     async list(sinceMs) {
@@ -53,15 +48,7 @@ export function altforgeDeliveryLog(options: {
       let page: string | undefined = '1';
       for (let count = 0; page && count < MAX_PAGES; count++) {
         const response = await call('GET', `${hook}/events?per_page=100&page=${page}`);
-        let items: z.output<typeof eventSchema>[];
-        try {
-          items = z.array(eventSchema).parse(JSON.parse(response.body));
-        } catch {
-          throw new ReconcileFailure(
-            'forge-error',
-            `the altforge's answer to ${hook}/events is not a list of hook events`,
-          );
-        }
+        const items = parseAnswer(z.array(eventSchema), response, `${hook}/events`, 'altforge');
         let reachedSince = items.length === 0;
         for (const item of items) {
           const created = item.created_at === undefined ? NaN : Date.parse(item.created_at);

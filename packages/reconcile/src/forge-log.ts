@@ -7,11 +7,8 @@ import LinkHeader from 'http-link-header';
 import { z } from 'zod';
 import type { DeliveryLog, LoggedDelivery } from './delivery-log.js';
 import { MAX_PAGES } from './delivery-log.js';
-import { failureOfResponse, ReconcileFailure, type FailureContext } from './failures.js';
-import type { ApiResponse } from './failures.js';
-
-/** Calls the forge's API (bound to the CLI, its environment and timeout). */
-export type ApiCaller = (method: 'GET' | 'POST', endpoint: string) => Promise<ApiResponse>;
+import { ReconcileFailure, type FailureContext } from './failures.js';
+import { hookCaller, parseAnswer, type ApiCaller } from './hook-api.js';
 
 const deliverySchema = z.object({
   id: z.number(),
@@ -34,23 +31,6 @@ export function forgeOwnerPath(owner: ForgeOwner): string {
 export const FORGE_HOOK_RIGHT =
   'admin:repo_hook (admin:org_hook for an organization hook) on a classic token, or "Webhooks: read and write" on a fine-grained one';
 
-function parseJson<T>(schema: z.ZodType<T>, response: ApiResponse, what: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(response.body);
-  } catch {
-    throw new ReconcileFailure('forge-error', `the forge's answer to ${what} is not JSON`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new ReconcileFailure(
-      'forge-error',
-      `the forge's answer to ${what} has an unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`,
-    );
-  }
-  return parsed.data;
-}
-
 /** The `cursor` of the `Link` header's `rel="next"` page, if there is one. */
 export function nextCursor(link: string | undefined): string | undefined {
   if (!link) return undefined;
@@ -71,12 +51,7 @@ export function forgeDeliveryLog(options: {
   now: () => number;
 }): DeliveryLog {
   const hook = `${forgeOwnerPath(options.owner)}/hooks/${options.hookId}`;
-  const context: FailureContext = { ...options.context, hook };
-  const call = async (method: 'GET' | 'POST', endpoint: string) => {
-    const response = await options.api(method, endpoint);
-    if (response.status >= 400) throw failureOfResponse(response, context, options.now());
-    return response;
-  };
+  const call = hookCaller({ ...options, hook });
   return {
     hook,
     async list(sinceMs) {
@@ -85,7 +60,7 @@ export function forgeDeliveryLog(options: {
       for (let page = 0; page < MAX_PAGES; page++) {
         const query = cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`;
         const response = await call('GET', `${hook}/deliveries?per_page=100${query}`);
-        const items = parseJson(z.array(deliverySchema), response, `${hook}/deliveries`);
+        const items = parseAnswer(z.array(deliverySchema), response, `${hook}/deliveries`);
         let reachedSince = items.length === 0;
         for (const item of items) {
           const deliveredAt = Date.parse(item.delivered_at);
@@ -121,12 +96,11 @@ export async function findForgeHookId(options: {
   now: () => number;
 }): Promise<number> {
   const hooks = `${forgeOwnerPath(options.owner)}/hooks`;
-  const context: FailureContext = { ...options.context, hook: hooks };
+  const call = hookCaller({ ...options, hook: hooks });
   const wanted = withoutTrailingSlash(options.url);
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const response = await options.api('GET', `${hooks}?per_page=100&page=${page}`);
-    if (response.status >= 400) throw failureOfResponse(response, context, options.now());
-    const items = parseJson(z.array(hookSchema), response, hooks);
+    const response = await call('GET', `${hooks}?per_page=100&page=${page}`);
+    const items = parseAnswer(z.array(hookSchema), response, hooks);
     const match = items.find((item) => withoutTrailingSlash(item.config.url ?? '') === wanted);
     if (match) return match.id;
     if (items.length < 100) break;

@@ -19,9 +19,9 @@ import {
   findForgeHookId,
   forgeDeliveryLog,
   FORGE_HOOK_RIGHT,
-  type ApiCaller,
   type ForgeOwner,
 } from './forge-log.js';
+import type { ApiCaller } from './hook-api.js';
 import { reconcileRoute, type RouteReconcileResult } from './reconcile-route.js';
 import { hookUrlOf, reconciledRoutes, type ReconciledRoute } from './reconciled-routes.js';
 
