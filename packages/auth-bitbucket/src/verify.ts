@@ -1,6 +1,6 @@
 /** The Bitbucket signature: `X-Hub-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>`. */
 import { createHmac } from 'node:crypto';
-import { digestsEqual } from '@webhook-gateway/core';
+import { bodyHmacMatches } from '@webhook-gateway/core';
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
 
@@ -21,9 +21,5 @@ export function verifyBitbucketSignature(
   const hex = SIGNATURE.exec(signature)?.[1];
   if (hex === undefined) return false;
   const given = Buffer.from(hex, 'hex');
-  let valid = false;
-  for (const secret of secrets) {
-    if (digestsEqual(createHmac('sha256', secret).update(body).digest(), given)) valid = true;
-  }
-  return valid;
+  return bodyHmacMatches(body, given, secrets);
 }

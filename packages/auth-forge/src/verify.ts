@@ -1,5 +1,6 @@
 /** The forge signature: `sha256=<lowercase hex>` HMAC-SHA256 of the raw body bytes. */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { bodyHmacMatches } from '@webhook-gateway/core';
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
 
@@ -20,10 +21,5 @@ export function verifyForgeSignature(
   const match = SIGNATURE.exec(signature.trim());
   if (!match?.[1]) return false;
   const given = Buffer.from(match[1], 'hex');
-  let valid = false;
-  for (const secret of secrets) {
-    const expected = createHmac('sha256', secret).update(body).digest();
-    if (timingSafeEqual(expected, given)) valid = true;
-  }
-  return valid;
+  return bodyHmacMatches(body, given, secrets);
 }

@@ -1,6 +1,6 @@
 /** The Gitea / Forgejo signature: lowercase hex HMAC-SHA256 of the raw body, no prefix. */
 import { createHmac } from 'node:crypto';
-import { digestsEqual } from '@webhook-gateway/core';
+import { bodyHmacMatches } from '@webhook-gateway/core';
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
@@ -20,9 +20,5 @@ export function verifyGiteaSignature(
 ): boolean {
   if (!SIGNATURE.test(signature)) return false;
   const given = Buffer.from(signature, 'hex');
-  let valid = false;
-  for (const secret of secrets) {
-    if (digestsEqual(createHmac('sha256', secret).update(body).digest(), given)) valid = true;
-  }
-  return valid;
+  return bodyHmacMatches(body, given, secrets);
 }

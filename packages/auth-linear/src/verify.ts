@@ -4,7 +4,7 @@
  * sent again later.
  */
 import { createHmac } from 'node:crypto';
-import { digestsEqual, isWithinWindow } from '@webhook-gateway/core';
+import { bodyHmacMatches, isWithinWindow } from '@webhook-gateway/core';
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
@@ -43,10 +43,7 @@ export function verifyLinearRequest(
 ): LinearCheck {
   if (!SIGNATURE.test(signature)) return { ok: false, reason: 'malformed signature' };
   const given = Buffer.from(signature, 'hex');
-  let valid = false;
-  for (const secret of secrets) {
-    if (digestsEqual(createHmac('sha256', secret).update(body).digest(), given)) valid = true;
-  }
+  const valid = bodyHmacMatches(body, given, secrets);
   if (!valid) return { ok: false, reason: 'signature does not match' };
   const timestamp = webhookTimestampOf(body);
   if (timestamp === undefined || !isWithinWindow(timestamp, 1, nowMs, toleranceS)) {

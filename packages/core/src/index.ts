@@ -107,7 +107,12 @@ export {
   headerBytes,
 } from './headers.js';
 export { type SchemeVerdict } from './auth-schemes.js';
-export { digestsEqual, isPrintableAscii, isWithinWindow } from './signature-checks.js';
+export {
+  bodyHmacMatches,
+  digestsEqual,
+  isPrintableAscii,
+  isWithinWindow,
+} from './signature-checks.js';
 
 // Whether a bind address is loopback (plugins that listen or call out check it).
 export { isLoopbackHost } from './startup-checks.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { digestsEqual, isPrintableAscii, isWithinWindow } from './signature-checks.js';
+import {
+  bodyHmacMatches,
+  digestsEqual,
+  isPrintableAscii,
+  isWithinWindow,
+} from './signature-checks.js';
 
 describe('isPrintableAscii', () => {
   it('accepts printable ASCII and refuses control, latin-1 and UTF-8 bytes as Node decodes them', () => {
@@ -48,5 +53,22 @@ describe('digestsEqual', () => {
     expect(digestsEqual(Buffer.from('abc'), Buffer.from('abc'))).toBe(true);
     expect(digestsEqual(Buffer.from('abc'), Buffer.from('abd'))).toBe(false);
     expect(digestsEqual(Buffer.from('abc'), Buffer.from('ab'))).toBe(false);
+  });
+});
+
+describe('bodyHmacMatches', () => {
+  // RFC-style known answer: HMAC-SHA256("key", "The quick brown fox jumps over the lazy dog").
+  const body = Buffer.from('The quick brown fox jumps over the lazy dog');
+  const digest = Buffer.from(
+    'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    'hex',
+  );
+
+  it('matches the digest under any secret of a rotation, and nothing else', () => {
+    expect(bodyHmacMatches(body, digest, ['key'])).toBe(true);
+    expect(bodyHmacMatches(body, digest, ['old', 'key'])).toBe(true);
+    expect(bodyHmacMatches(body, digest, ['kez'])).toBe(false);
+    expect(bodyHmacMatches(body, digest, [])).toBe(false);
+    expect(bodyHmacMatches(body, digest.subarray(0, 31), ['key'])).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * that is printable ASCII only, timestamps that are whole numbers inside a window, digests
  * compared in constant time.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -39,4 +39,16 @@ export function isWithinWindow(
  */
 export function digestsEqual(expected: Buffer, given: Buffer): boolean {
   return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/**
+ * True when `given` is the HMAC-SHA256 of `body` under one of `secrets` (a list while rotating).
+ * Every secret is checked, with no early exit on a match, so the time does not tell which one.
+ */
+export function bodyHmacMatches(body: Buffer, given: Buffer, secrets: readonly string[]): boolean {
+  let valid = false;
+  for (const secret of secrets) {
+    if (digestsEqual(createHmac('sha256', secret).update(body).digest(), given)) valid = true;
+  }
+  return valid;
 }
