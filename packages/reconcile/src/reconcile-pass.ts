@@ -13,7 +13,7 @@ import {
 import forgeCommentPlugin, { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment';
 import { altforgeDeliveryLog, ALTFORGE_HOOK_RIGHT } from './altforge-log.js';
 import type { DeliveryLog } from './delivery-log.js';
-import { ReconcileFailure } from './failures.js';
+import { ReconcileFailure, type FailureContext } from './failures.js';
 import { callForgeApi } from './forge-api.js';
 import {
   findForgeHookId,
@@ -87,19 +87,13 @@ async function logOf(
   const { reconcile } = entry;
   if ('project' in reconcile) {
     const settings = platforms.altforge;
-    const api = apiCaller(
-      settings.cli,
-      'platforms.altforge',
-      altforgeEnv(settings),
-      settings.timeout_s,
-      signal,
-    );
-    const context = {
-      cli: settings.cli,
+    const { api, context } = forgeAccess(settings, {
       settingsKey: 'platforms.altforge',
-      keyPath: entry.keyPath,
+      env: altforgeEnv(settings),
       right: ALTFORGE_HOOK_RIGHT,
-    };
+      keyPath: entry.keyPath,
+      signal,
+    });
     return {
       log: altforgeDeliveryLog({
         project: reconcile.project,
@@ -113,19 +107,13 @@ async function logOf(
     };
   }
   const settings = platforms.forge;
-  const api = apiCaller(
-    settings.cli,
-    'platforms.forge',
-    forgeEnv(settings),
-    settings.timeout_s,
-    signal,
-  );
-  const context = {
-    cli: settings.cli,
+  const { api, context } = forgeAccess(settings, {
     settingsKey: 'platforms.forge',
-    keyPath: entry.keyPath,
+    env: forgeEnv(settings),
     right: FORGE_HOOK_RIGHT,
-  };
+    keyPath: entry.keyPath,
+    signal,
+  });
   const owner: ForgeOwner = 'repo' in reconcile ? { repo: reconcile.repo } : { org: reconcile.org };
   let hookId: number;
   if (reconcile.hook_id === 'auto') {
@@ -151,23 +139,34 @@ async function logOf(
   };
 }
 
-function apiCaller(
-  cli: string,
-  settingsKey: string,
-  env: Record<string, string>,
-  timeoutS: number,
-  signal: AbortSignal | undefined,
-): ApiCaller {
-  return (method, endpoint) =>
+/** How one forge's API is called (its CLI, env and timeout), and what its failures name. */
+function forgeAccess(
+  settings: { cli: string; timeout_s: number },
+  how: {
+    settingsKey: string;
+    env: Record<string, string>;
+    right: string;
+    keyPath: string;
+    signal: AbortSignal | undefined;
+  },
+): { api: ApiCaller; context: Omit<FailureContext, 'hook'> } {
+  const api: ApiCaller = (method, endpoint) =>
     callForgeApi({
-      cli,
-      settingsKey,
+      cli: settings.cli,
+      settingsKey: how.settingsKey,
       method,
       endpoint,
-      env,
-      timeoutMs: timeoutS * 1000,
-      ...(signal ? { signal } : {}),
+      env: how.env,
+      timeoutMs: settings.timeout_s * 1000,
+      ...(how.signal ? { signal: how.signal } : {}),
     });
+  const context = {
+    cli: settings.cli,
+    settingsKey: how.settingsKey,
+    keyPath: how.keyPath,
+    right: how.right,
+  };
+  return { api, context };
 }
 
 async function reconcileOne(
