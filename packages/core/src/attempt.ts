@@ -4,8 +4,9 @@
  * shared-queue worker) decide when to call it; this decides what an attempt is.
  */
 import type { LiveConfig } from './config/live.js';
-import { agentForRoute } from './config/schema.js';
-import type { DeliveryRecord } from './delivery.js';
+import { deliveryCommand } from './comment-events.js';
+import { agentForRoute, type RouteConfig } from './config/schema.js';
+import type { DeliveryRecord, RefusedStatus } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -35,6 +36,8 @@ export type AttemptOutcome =
   | { status: 'delivered'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
+  /** Refused before the agent ran (the commenter's permission, a budget): final, no tokens. */
+  | { status: RefusedStatus; record: DeliveryRecord; reason: string }
   /** Cut short by a stop: left `running` in the journal, requeued at the next start. */
   | { status: 'interrupted'; record: DeliveryRecord }
   /** The row is gone (pruned, or never existed). */
@@ -126,9 +129,31 @@ export async function runAttempt(
       });
     target = routeConfig.deliver;
     const agent = agentForRoute(config.agent, routeConfig.agent);
-    const gateway = gatewayValues(record);
+    const gateway = gatewayValues(record, routeConfig);
     let answer = record.answer;
     if (answer === null) {
+      const refusal = await hooks.admit.promise({
+        delivery: record,
+        routeConfig,
+        agent,
+        config,
+        log,
+        signal,
+      });
+      if (refusal) {
+        await store.markRefused(record.id, refusal.status, refusal.reason, Date.now());
+        log.info({ status: refusal.status, reason: refusal.reason }, 'not run');
+        const refused: DeliveryRecord = { ...record, status: refusal.status };
+        hooks.attemptFinished.call({
+          record: refused,
+          target,
+          status: refusal.status,
+          error: refusal.reason,
+          durationMs: Date.now() - startedAt,
+          runMs: undefined,
+        });
+        return { status: refusal.status, record: refused, reason: refusal.reason };
+      }
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, record.payload, gateway)
         : renderDefaultPrompt(record.route, record.event, record.payload);
@@ -244,10 +269,16 @@ export async function runAttempt(
 }
 
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */
-function gatewayValues(record: DeliveryRecord): GatewayValues {
+export function gatewayValues(
+  record: DeliveryRecord,
+  routeConfig: Pick<RouteConfig, 'commands'>,
+): GatewayValues {
+  const command = deliveryCommand(routeConfig.commands ?? [], record.event, record.payload);
   return {
     route: record.route,
     delivery_id: record.deliveryId,
     raw: () => rawPayloadText(record.payload),
+    // Only on a command route: elsewhere the placeholders stay as written, like unknown keys.
+    ...(command ? { 'command.name': command.name, 'command.args': command.args } : {}),
   };
 }

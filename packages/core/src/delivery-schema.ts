@@ -3,6 +3,7 @@
  * that read rows another process, or an older version, may have written.
  */
 import { z } from 'zod';
+import { DELIVERY_STATUSES } from './delivery.js';
 
 /** A string holding JSON that must match `schema` (a TEXT column, a hash field). */
 export function jsonTextSchema<T extends z.ZodType>(schema: T) {
@@ -19,7 +20,7 @@ export function jsonTextSchema<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
-export const deliveryStatusSchema = z.enum(['queued', 'running', 'delivered', 'failed']);
+export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 
 export const attemptRecordSchema = z.object({
   attempt: z.number().int(),

@@ -1,7 +1,28 @@
 /** A delivery as the journal keeps it, from acceptance to its final status. */
 import type { JsonObject } from './template.js';
 
-export type DeliveryStatus = 'queued' | 'running' | 'delivered' | 'failed';
+/**
+ * Every status a journal row can have; stores, schemas and listings read this one list.
+ * `denied` and `over_budget` end a delivery before its agent runs (see `REFUSED_STATUSES`).
+ */
+export const DELIVERY_STATUSES = [
+  'queued',
+  'running',
+  'delivered',
+  'failed',
+  'denied',
+  'over_budget',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The statuses of a delivery the worker refused to run: the commenter's permission, a budget. */
+export const REFUSED_STATUSES = ['denied', 'over_budget'] as const;
+export type RefusedStatus = (typeof REFUSED_STATUSES)[number];
+
+/** True once a delivery will not run again unless replayed. */
+export function isFinishedStatus(status: DeliveryStatus): boolean {
+  return status !== 'queued' && status !== 'running';
+}
 
 /** What the receiver knows when it accepts a delivery. */
 export interface NewDelivery {

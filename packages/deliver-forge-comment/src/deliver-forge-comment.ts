@@ -22,7 +22,7 @@ export async function deliverForgeComment(
   settings: ForgeSettings,
 ): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
-  const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT);
+  const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT, request.delivery.deliveryId);
   await postComments({
     profile: FORGE_PROFILE,
     cli: settings.cli,

@@ -23,7 +23,10 @@ describe('deliveries list options', () => {
   });
 
   it.each([
-    [{ status: 'done' }, '--status must be one of queued, running, delivered, failed (got "done")'],
+    [
+      { status: 'done' },
+      '--status must be one of queued, running, delivered, failed, denied, over_budget (got "done")',
+    ],
     [{ limit: '0' }, '--limit must be a positive integer (got "0")'],
     [{ limit: '-3' }, '--limit must be a positive integer (got "-3")'],
     [{ limit: '2.5' }, '--limit must be a positive integer (got "2.5")'],

@@ -2,10 +2,11 @@
  * The options of `deliveries list|show|replay`, checked with zod: commander hands over strings,
  * these schemas turn them into typed values or a usage error that names the option.
  */
+import { DELIVERY_STATUSES } from '@webhook-gateway/core';
 import { z } from 'zod';
 
-/** The journal statuses `--status` accepts, in the order a delivery goes through them. */
-export const DELIVERY_STATUSES = ['queued', 'running', 'delivered', 'failed'] as const;
+/** The journal statuses `--status` accepts: core's list, in the order a delivery goes through them. */
+export { DELIVERY_STATUSES };
 
 /** How many rows `deliveries list` shows unless `--limit` says otherwise. */
 export const DEFAULT_LIST_LIMIT = 50;

@@ -35,6 +35,10 @@ function statusLine(record: DeliveryRecord): string {
       return `delivered (${tries})`;
     case 'failed':
       return `failed (${tries})`;
+    case 'denied':
+      return `denied, not run (${record.lastError ?? 'permission'})`;
+    case 'over_budget':
+      return `over budget, not run (${record.lastError ?? 'budget'}); replay runs it`;
   }
 }
 
