@@ -196,7 +196,7 @@ describe('deliveries list', () => {
   it.each([
     [
       ['--status', 'done'],
-      '--status must be one of queued, running, delivered, failed (got "done")',
+      '--status must be one of queued, running, delivered, failed, denied, over_budget (got "done")',
     ],
     [['--limit', '0'], '--limit must be a positive integer (got "0")'],
     [['--limit', 'many'], '--limit must be a positive integer (got "many")'],

@@ -1,7 +1,6 @@
 /** Everything the admin listener reads from a request passes one of these schemas first. */
+import { DELIVERY_STATUSES } from '@webhook-gateway/core';
 import { z } from 'zod';
-
-const DELIVERY_STATUSES = ['queued', 'running', 'delivered', 'failed'] as const;
 
 /** An empty form field means "no filter". */
 const optionalText = (max: number) =>
