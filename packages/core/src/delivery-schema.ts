@@ -42,6 +42,7 @@ export const agentAccountingSchema = z.object({
         command: z.string(),
         exitCode: z.number().nullable(),
         durationMs: z.number(),
+        refused: z.string().optional(),
       }),
     )
     .optional(),

@@ -54,6 +54,8 @@ export interface ToolCallRecord {
   command: string;
   exitCode: number | null;
   durationMs: number;
+  /** Why the command was not run (`agent.terminal.allow`): the tool error the model got. */
+  refused?: string;
 }
 
 /** What an agent run cost and did. */
