@@ -50,7 +50,7 @@ describe('initConfigYaml', () => {
     expect(terminal.allow).toContain('gh pr diff *');
     for (const pattern of terminal.allow ?? []) {
       expect(pattern).toMatch(
-        /^(gh pr (diff|view)|gh api repos\/\*\/compare|glab mr (diff|view)|git (log|diff)) /,
+        /^(gh pr (diff|view) |gh api repos\/\*\/compare\/|glab mr (diff|view) |git (log|diff) )/,
       );
     }
   });
