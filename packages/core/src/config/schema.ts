@@ -78,6 +78,13 @@ function routeSchemaOf(slices: ConfigSlices) {
       .optional(),
     /** Whether a command route runs comments a bot (`sender.type: Bot`) wrote. */
     allow_bots: z.boolean().optional(),
+    /** Daily limits of the route's agent, per UTC day, counted from the journal. */
+    budget: z
+      .strictObject({
+        tokens_per_day: z.int().positive().optional(),
+        runs_per_day: z.int().positive().optional(),
+      })
+      .optional(),
     /** The role a commenter needs on a command route (default `write`). */
     command_permission: z.enum(COMMAND_PERMISSIONS).optional(),
     prompt: z.string().optional(),
