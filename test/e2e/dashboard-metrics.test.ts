@@ -266,8 +266,8 @@ describe('metrics after a known sequence of requests', () => {
 
   it('adds the tokens the agent reported to its route', async () => {
     expect(seriesOf(await samples(), 'webhook_agent_tokens_total')).toEqual({
-      'kind=prompt,route=priced': 11,
-      'kind=completion,route=priced': 7,
+      'kind=prompt,model=fake-model,route=priced': 11,
+      'kind=completion,model=fake-model,route=priced': 7,
     });
   });
 

@@ -122,7 +122,7 @@ describe('deliveries list', () => {
     expect(result.stderr).toBe('');
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^ID +RECEIVED +ROUTE +EVENT +ACTION +DELIVERY ID +STATUS +ATTEMPTS +DURATION$/,
+      /^ID +RECEIVED +ROUTE +EVENT +ACTION +DELIVERY ID +STATUS +ATTEMPTS +DURATION +TOKENS$/,
     );
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual([
       ids.running,
@@ -145,7 +145,7 @@ describe('deliveries list', () => {
       '2/5',
     ]);
     expect(lines[3]).toMatch(/ pushes +push +- +gh-push-2 /);
-    expect(lines[4]).toMatch(/ 2\.0 s$/);
+    expect(lines[4]).toMatch(/ 2\.0 s +2050$/);
   });
 
   it('prints JSON rows for scripts', async () => {
@@ -172,6 +172,7 @@ describe('deliveries list', () => {
       finishedAt: new Date(T0 + 12_200).toISOString(),
       durationMs: 2_100,
       lastError: 'messenger_c (Slack): Slack answered HTTP 500',
+      tokens: null,
     });
   });
 

@@ -14,7 +14,7 @@ export interface ListedDelivery {
   route: string;
   event: string;
   action: string | null;
-  status: 'queued' | 'running' | 'delivered' | 'failed';
+  status: 'queued' | 'running' | 'delivered' | 'failed' | 'denied' | 'over_budget';
   attempts: number;
   maxAttempts: number;
   receivedAt: string;
@@ -22,6 +22,7 @@ export interface ListedDelivery {
   finishedAt: string | null;
   durationMs: number | null;
   lastError: string | null;
+  tokens: number | null;
 }
 
 /** `deliveries show --json`. */

@@ -14,6 +14,8 @@ const terminalFields = {
   timeout_s: z.number().positive(),
   max_output_bytes: z.int().positive(),
   env_allowlist: z.array(z.string()),
+  /** Word patterns of the commands the agent may run (`gh pr diff *`); set, no shell is used. */
+  allow: z.array(z.string().trim().min(1, 'a pattern cannot be empty')),
 };
 
 const terminalSchema = z.strictObject({
@@ -25,6 +27,7 @@ const terminalSchema = z.strictObject({
   timeout_s: terminalFields.timeout_s.default(120),
   max_output_bytes: terminalFields.max_output_bytes.default(16_384),
   env_allowlist: terminalFields.env_allowlist.optional(),
+  allow: terminalFields.allow.optional(),
 });
 
 const settings = {

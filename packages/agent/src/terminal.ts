@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { abortReason } from './abort.js';
 import { capOutput, type CappedOutput } from './output-cap.js';
 import type { TerminalConfig } from './agent-settings.js';
-import { terminalArgv } from './terminal-argv.js';
+import { terminalArgv, wordsArgv } from './terminal-argv.js';
 import { forwardedEnvNames } from './terminal-env.js';
 
 /** What a command did, as the model and the journal see it. */
@@ -28,6 +28,8 @@ export interface TerminalRunOptions {
   env: Record<string, string>;
   /** The run's signal: aborting it kills the command and rejects. */
   signal: AbortSignal;
+  /** The command's words, checked against `terminal.allow`: run without a shell. */
+  words?: readonly string[];
 }
 
 /** Kills a detached command's whole process group; it may already be gone. */
@@ -52,7 +54,10 @@ export async function runTerminalCommand(
 ): Promise<TerminalOutcome> {
   const { terminal, signal } = options;
   if (signal.aborted) throw abortReason(signal);
-  const { file, args } = terminalArgv(command, terminal, forwardedEnvNames(options.env, terminal));
+  const forward = forwardedEnvNames(options.env, terminal);
+  const { file, args } = options.words
+    ? wordsArgv(options.words, terminal, forward)
+    : terminalArgv(command, terminal, forward);
   const maxBytes = terminal.max_output_bytes;
   // Collect somewhat more than is shown, so the note can say how much was left out.
   const bufferLimit = Math.max(maxBytes * 8, 1024 * 1024);

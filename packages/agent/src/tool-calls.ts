@@ -3,6 +3,7 @@ import type { Logger, ToolCallRecord } from '@webhook-gateway/core';
 import type { ToolCall } from './chat-schema.js';
 import type { TerminalConfig } from './agent-settings.js';
 import { runTerminalCommand } from './terminal.js';
+import { checkAllowed } from './terminal-allowlist.js';
 import { terminalEnv } from './terminal-env.js';
 import {
   TERMINAL_TOOL_NAME,
@@ -42,12 +43,32 @@ export async function answerToolCall(call: ToolCall, context: ToolCallContext): 
     context.log.warn({ tool: name }, `the model sent unusable tool arguments: ${parsed.error}`);
     return toolErrorResult(parsed.error);
   }
+  let words: string[] | undefined;
+  if (context.terminal.allow) {
+    const verdict = checkAllowed(parsed.command, context.terminal.allow);
+    if (!verdict.ok) {
+      context.record({
+        tool: TERMINAL_TOOL_NAME,
+        command: parsed.command,
+        exitCode: null,
+        durationMs: 0,
+        refused: verdict.error,
+      });
+      context.log.warn(
+        { tool: TERMINAL_TOOL_NAME, command: parsed.command },
+        'refused a command outside agent.terminal.allow',
+      );
+      return toolErrorResult(verdict.error);
+    }
+    words = verdict.argv;
+  }
   const cwd = await ensureWorkDir(context.home, context.journalId);
   const outcome = await runTerminalCommand(parsed.command, {
     terminal: context.terminal,
     cwd,
     env: terminalEnv(context.env, context.terminal),
     signal: context.signal,
+    ...(words ? { words } : {}),
   });
   context.record({
     tool: TERMINAL_TOOL_NAME,

@@ -4,13 +4,13 @@
  * shared-queue worker) decide when to call it; this decides what an attempt is.
  */
 import type { LiveConfig } from './config/live.js';
-import { agentForRoute } from './config/schema.js';
-import { headShaOf, type DeliveryRecord } from './delivery.js';
+import { deliveryCommand } from './comment-events.js';
+import { agentForRoute, type RouteConfig } from './config/schema.js';
+import { headShaOf, type DeliveryRecord, type RefusedStatus } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { RunDelivery } from './queue.js';
-import type { RouteConfig } from './config/schema.js';
 import type { RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import {
@@ -36,6 +36,8 @@ export type AttemptOutcome =
   | { status: 'delivered'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
+  /** Refused before the agent ran (the commenter's permission, a budget): final, no tokens. */
+  | { status: RefusedStatus; record: DeliveryRecord; reason: string }
   /** Cut short by a stop: left `running` in the journal, requeued at the next start. */
   | { status: 'interrupted'; record: DeliveryRecord }
   /** The row is gone (pruned, or never existed). */
@@ -130,6 +132,28 @@ export async function runAttempt(
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     if (answer === null) {
+      const refusal = await hooks.admit.promise({
+        delivery: record,
+        routeConfig,
+        agent,
+        config,
+        log,
+        signal,
+      });
+      if (refusal) {
+        await store.markRefused(record.id, refusal.status, refusal.reason, Date.now());
+        log.info({ status: refusal.status, reason: refusal.reason }, 'not run');
+        const refused: DeliveryRecord = { ...record, status: refusal.status };
+        hooks.attemptFinished.call({
+          record: refused,
+          target,
+          status: refusal.status,
+          error: refusal.reason,
+          durationMs: Date.now() - startedAt,
+          runMs: undefined,
+        });
+        return { status: refusal.status, record: refused, reason: refusal.reason };
+      }
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, record.payload, gateway)
         : renderDefaultPrompt(record.route, record.event, record.payload);
@@ -265,15 +289,18 @@ async function previousHeadSha(store: Store, record: DeliveryRecord): Promise<st
 }
 
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */
-async function gatewayValues(
+export async function gatewayValues(
   store: Store,
   record: DeliveryRecord,
   routeConfig: RouteConfig,
 ): Promise<GatewayValues> {
+  const command = deliveryCommand(routeConfig.commands ?? [], record.event, record.payload);
   return {
     route: record.route,
     delivery_id: record.deliveryId,
     raw: () => rawPayloadText(record.payload),
     previous_head_sha: usesPreviousHeadSha(routeConfig) ? await previousHeadSha(store, record) : '',
+    // Only on a command route: elsewhere the placeholders stay as written, like unknown keys.
+    ...(command ? { 'command.name': command.name, 'command.args': command.args } : {}),
   };
 }

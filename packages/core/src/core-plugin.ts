@@ -1,6 +1,7 @@
 /** What core itself taps: the routing rules on `filter`, and the `log` target. */
 import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
+import { budgetRefusal, utcDayStart } from './route-budget.js';
 import { routeIgnoreReason } from './route-filter.js';
 
 export const CORE_PLUGIN_NAME = '@webhook-gateway/core';
@@ -10,7 +11,7 @@ export const corePlugin = definePlugin({
   provides: { targets: ['log'], stores: ['memory'] },
   // Nothing kept on disk: for tests, and a gateway that may lose its journal.
   stores: { memory: async () => new MemoryStore() },
-  setup({ hooks }) {
+  setup({ hooks, store, log }) {
     hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
       const reason = routeIgnoreReason(
         request.routeConfig,
@@ -19,6 +20,20 @@ export const corePlugin = definePlugin({
         request.payload,
       );
       return Promise.resolve(reason ? { reason } : undefined);
+    });
+
+    // A route's daily budget, before the agent runs: past it, the delivery ends over_budget.
+    const warned = new Map<string, number>();
+    hooks.admit.tapPromise(CORE_PLUGIN_NAME, async (request) => {
+      if (!store || !request.routeConfig.budget) return undefined;
+      const now = Date.now();
+      const refusal = await budgetRefusal(store, request.delivery, request.routeConfig.budget, now);
+      // Once per route per UTC day: every later delivery of the day is refused quietly.
+      if (refusal && warned.get(request.delivery.route) !== utcDayStart(now)) {
+        warned.set(request.delivery.route, utcDayStart(now));
+        log.warn({ route: request.delivery.route, reason: refusal.reason }, 'route over budget');
+      }
+      return refusal;
     });
 
     // The answer goes to the gateway log, even when it is empty or SKIP.

@@ -3,6 +3,7 @@
  * that read rows another process, or an older version, may have written.
  */
 import { z } from 'zod';
+import { DELIVERY_STATUSES } from './delivery.js';
 
 /** A string holding JSON that must match `schema` (a TEXT column, a hash field). */
 export function jsonTextSchema<T extends z.ZodType>(schema: T) {
@@ -18,15 +19,6 @@ export function jsonTextSchema<T extends z.ZodType>(schema: T) {
     })
     .pipe(schema);
 }
-
-/** Every journal status, in the order a delivery goes through them (final ones last). */
-export const DELIVERY_STATUSES = [
-  'queued',
-  'running',
-  'delivered',
-  'failed',
-  'superseded',
-] as const;
 
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 
@@ -50,6 +42,7 @@ export const agentAccountingSchema = z.object({
         command: z.string(),
         exitCode: z.number().nullable(),
         durationMs: z.number(),
+        refused: z.string().optional(),
       }),
     )
     .optional(),

@@ -2,10 +2,30 @@
 import type { JsonObject } from './template.js';
 
 /**
+ * Every status a journal row can have; stores, schemas and listings read this one list.
+ * `denied` and `over_budget` end a delivery before its agent runs (see `REFUSED_STATUSES`).
  * `superseded`: ended before it ever ran, because a newer delivery for the same route and pull or
  * merge request arrived on a route with `supersede: true` (its `supersededBy` names that one).
  */
-export type DeliveryStatus = 'queued' | 'running' | 'delivered' | 'failed' | 'superseded';
+export const DELIVERY_STATUSES = [
+  'queued',
+  'running',
+  'delivered',
+  'failed',
+  'denied',
+  'over_budget',
+  'superseded',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The statuses of a delivery the worker refused to run: the commenter's permission, a budget. */
+export const REFUSED_STATUSES = ['denied', 'over_budget'] as const;
+export type RefusedStatus = (typeof REFUSED_STATUSES)[number];
+
+/** True once a delivery will not run again unless replayed. */
+export function isFinishedStatus(status: DeliveryStatus): boolean {
+  return status !== 'queued' && status !== 'running';
+}
 
 /** What the receiver knows when it accepts a delivery. */
 export interface NewDelivery {
@@ -42,6 +62,8 @@ export interface ToolCallRecord {
   command: string;
   exitCode: number | null;
   durationMs: number;
+  /** Why the command was not run (`agent.terminal.allow`): the tool error the model got. */
+  refused?: string;
 }
 
 /** What an agent run cost and did. */

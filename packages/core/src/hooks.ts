@@ -11,7 +11,7 @@ import {
   SyncHook,
 } from 'tapable';
 import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
-import type { AgentAccounting, DeliveryRecord } from './delivery.js';
+import type { AgentAccounting, DeliveryRecord, RefusedStatus } from './delivery.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -67,6 +67,22 @@ export interface RenderContext {
   /** Gateway home: skills are looked up under it. */
   home: string;
   log: Logger;
+}
+
+/** What the worker asks before an agent runs (in the worker: it may call the forge). */
+export interface AdmitRequest {
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  agent: AgentConfig;
+  config: GatewayConfig;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/** Why a delivery must not run: it ends with `status`, and `reason` as its last error. */
+export interface AdmitRefusal {
+  status: RefusedStatus;
+  reason: string;
 }
 
 /** Everything a runner needs to turn a prompt into an answer. */
@@ -128,7 +144,7 @@ export interface AttemptEvent {
   record: DeliveryRecord;
   /** The route's target, or null when the route was gone before one was known. */
   target: string | null;
-  status: 'delivered' | 'retry' | 'failed';
+  status: 'delivered' | 'retry' | 'failed' | RefusedStatus;
   error?: string;
   durationMs: number;
   /** How long the agent ran, when it ran in this attempt. */
@@ -167,6 +183,11 @@ export interface GatewayHooks {
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
   readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
   /**
+   * Asked by the worker before the agent runs: a refusal ends the delivery as `denied` or
+   * `over_budget` without a run; a throw is a failed attempt, retried (the forge was unreachable).
+   */
+  readonly admit: AsyncSeriesBailHook<[AdmitRequest], AdmitRefusal | undefined>;
+  /**
    * Prompt text in, prompt text out: the route's template output on its way to the runner
    * (the agent plugin adds skills and framing; the `stage` of a tap says where it runs).
    */
@@ -190,6 +211,7 @@ export function createHooks(): GatewayHooks {
       () => new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
     ),
     filter: new AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>(['request']),
+    admit: new AsyncSeriesBailHook<[AdmitRequest], AdmitRefusal | undefined>(['request']),
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
     run: new HookMap(
       () => new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),

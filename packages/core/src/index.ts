@@ -29,6 +29,8 @@ export {
   type AuthRefused,
   type FilterRequest,
   type FilterVerdict,
+  type AdmitRequest,
+  type AdmitRefusal,
   type RenderContext,
   type RunRequest,
   type RunResult,
@@ -65,10 +67,13 @@ export type {
   DeliveryRecord,
   NewDelivery,
   DeliveryStatus,
+  RefusedStatus,
   AttemptRecord,
   AgentAccounting,
   ToolCallRecord,
 } from './delivery.js';
+
+export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus } from './delivery.js';
 
 // The contract a store meets, with the shared queue and rate limiter it may bring.
 export type { Store, AcceptResult, QueuedDelivery, DeliveryFilter, Subscription } from './store.js';
@@ -87,7 +92,6 @@ export { queuedRecord, journalJson, isSupersedable, headShaOf } from './delivery
 export { startAttempt, closeAttempt } from './attempt-log.js';
 export {
   jsonTextSchema,
-  DELIVERY_STATUSES,
   deliveryStatusSchema,
   attemptLogSchema,
   agentAccountingSchema,
@@ -98,6 +102,19 @@ export { silentLogger, type Logger } from './logger.js';
 
 // Payload lookups targets use, and the rendering that makes a `DeliverRequest`'s `extra`.
 export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './template.js';
+
+// Comments: the loop guard's marker, who wrote a comment, the route command it names.
+export {
+  GATEWAY_MARKER,
+  gatewayMarker,
+  isCommentEvent,
+  isCommandEvent,
+  commentAuthor,
+  commentBody,
+  deliveryCommand,
+  findCommand,
+  type CommentCommand,
+} from './comment-events.js';
 
 // Header names and helpers of the auth schemes.
 export {

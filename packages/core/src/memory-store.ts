@@ -7,6 +7,7 @@ import {
   type AgentAccounting,
   type DeliveryRecord,
   type NewDelivery,
+  type RefusedStatus,
 } from './delivery.js';
 import type { AcceptResult, DeliveryFilter, QueuedDelivery, Store, Subscription } from './store.js';
 
@@ -151,6 +152,17 @@ export class MemoryStore implements Store {
       record.status = 'delivered';
       record.finishedAt = now;
       this.closeAttempt(record, now, null);
+    }
+  }
+
+  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+    this.assertOpen();
+    const record = this.deliveries.get(id);
+    if (record) {
+      record.status = status;
+      record.lastError = reason;
+      record.finishedAt = now;
+      this.closeAttempt(record, now, reason);
     }
   }
 

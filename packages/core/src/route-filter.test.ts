@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { routeIgnoreReason } from './route-filter.js';
 
 const route = (
-  over: Partial<{ events: string[]; actions: string[]; filters: Record<string, unknown> }>,
+  over: Partial<{
+    events: string[];
+    actions: string[];
+    filters: Record<string, unknown>;
+    commands: string[];
+    allow_bots: boolean;
+  }>,
 ) =>
   ({
     events: [],
@@ -74,5 +80,73 @@ describe('routeIgnoreReason', () => {
     expect(
       routeIgnoreReason(route({ filters: { 'missing.path': null } }), 'pull_request', 'opened', pr),
     ).toBe('filter');
+  });
+
+  it('negates a filter with { not: … }; a missing path passes a negation', () => {
+    const bot = { ...pr, sender: { login: 'dependabot[bot]' } };
+    const notDependabot = route({ filters: { 'sender.login': { not: ['dependabot[bot]'] } } });
+    expect(routeIgnoreReason(notDependabot, 'pull_request', 'opened', bot)).toBe('filter');
+    expect(
+      routeIgnoreReason(notDependabot, 'pull_request', 'opened', {
+        ...pr,
+        sender: { login: 'octocat' },
+      }),
+    ).toBeUndefined();
+    const notDraft = route({ filters: { 'pull_request.draft': { not: true } } });
+    expect(routeIgnoreReason(notDraft, 'pull_request', 'opened', pr)).toBeUndefined();
+    expect(
+      routeIgnoreReason(notDraft, 'pull_request', 'opened', {
+        ...pr,
+        pull_request: { draft: true },
+      }),
+    ).toBe('filter');
+    expect(routeIgnoreReason(notDraft, 'push', null, {})).toBeUndefined();
+  });
+
+  describe('comments', () => {
+    const comment = (body: string, senderType = 'User') => ({
+      action: 'created',
+      issue: { number: 7, pull_request: { url: 'https://forge.example/pulls/7' } },
+      comment: { body },
+      sender: { login: 'octocat', type: senderType },
+    });
+
+    it('ignores a comment carrying the gateway marker on every route, as self', () => {
+      const own = comment('Looks fine.\n\n<!-- webhook-gateway:delivery d-1 -->');
+      expect(routeIgnoreReason(route({}), 'issue_comment', 'created', own)).toBe('self');
+      expect(
+        routeIgnoreReason(route({ commands: ['/review'] }), 'issue_comment', 'created', own),
+      ).toBe('self');
+    });
+
+    it('runs only comments naming a command on a command route', () => {
+      const commands = route({ commands: ['/review', '@review-bot'] });
+      expect(
+        routeIgnoreReason(commands, 'issue_comment', 'created', comment('/review please')),
+      ).toBeUndefined();
+      expect(
+        routeIgnoreReason(commands, 'issue_comment', 'created', comment('cc @review-bot')),
+      ).toBeUndefined();
+      expect(routeIgnoreReason(commands, 'issue_comment', 'created', comment('nice'))).toBe(
+        'command',
+      );
+      expect(routeIgnoreReason(commands, 'pull_request', 'opened', pr)).toBe('command');
+    });
+
+    it('ignores bots on a command route unless allow_bots is set', () => {
+      const fromBot = comment('/review', 'Bot');
+      expect(
+        routeIgnoreReason(route({ commands: ['/review'] }), 'issue_comment', 'created', fromBot),
+      ).toBe('bot');
+      expect(
+        routeIgnoreReason(
+          route({ commands: ['/review'], allow_bots: true }),
+          'issue_comment',
+          'created',
+          fromBot,
+        ),
+      ).toBeUndefined();
+      expect(routeIgnoreReason(route({}), 'issue_comment', 'created', fromBot)).toBeUndefined();
+    });
   });
 });

@@ -1,8 +1,17 @@
-/** The routing rules of a route: `events`, `actions` and `filters` (pure, unit-tested). */
+/**
+ * The routing rules of a route: `events`, `actions`, `filters`, the loop guard and `commands`
+ * (pure, unit-tested).
+ */
+import {
+  carriesGatewayMarker,
+  deliveryCommand,
+  isCommentEvent,
+  sentByBot,
+} from './comment-events.js';
 import type { RouteConfig } from './config/schema.js';
 import { isMissing, lookupPath, type JsonObject } from './template.js';
 
-export type IgnoreReason = 'event' | 'action' | 'filter';
+export type IgnoreReason = 'event' | 'action' | 'filter' | 'self' | 'bot' | 'command';
 
 /** True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. */
 export function eventMatches(
@@ -23,9 +32,27 @@ function valueMatches(actual: unknown, allowed: unknown): boolean {
   return scalar(actual) && scalar(allowed) && String(actual) === String(allowed);
 }
 
+type FilterValue = RouteConfig['filters'][string];
+
+/**
+ * Whether a payload value passes one filter: one of the allowed values, or, for `{ not: … }`,
+ * none of them (a missing path passes a negation: a PR without `draft` is not a draft).
+ */
+function filterPasses(actual: unknown, expected: FilterValue): boolean {
+  const negated = typeof expected === 'object' && expected !== null && !Array.isArray(expected);
+  const values = negated ? expected.not : expected;
+  const listed = Array.isArray(values) ? values : [values];
+  if (isMissing(actual)) return negated;
+  const matches = listed.some((value) => valueMatches(actual, value));
+  return negated ? !matches : matches;
+}
+
+type RouteRules = Pick<RouteConfig, 'events' | 'actions' | 'filters'> &
+  Partial<Pick<RouteConfig, 'commands' | 'allow_bots'>>;
+
 /** Why a delivery is ignored by its route's rules, or undefined to keep it. */
 export function routeIgnoreReason(
-  route: Pick<RouteConfig, 'events' | 'actions' | 'filters'>,
+  route: RouteRules,
   event: string,
   action: string | null,
   payload: JsonObject,
@@ -34,10 +61,14 @@ export function routeIgnoreReason(
   if (route.actions.length > 0 && (action === null || !route.actions.includes(action)))
     return 'action';
   for (const [path, expected] of Object.entries(route.filters)) {
-    const actual = lookupPath(payload, path);
-    if (isMissing(actual)) return 'filter';
-    const allowed = Array.isArray(expected) ? expected : [expected];
-    if (!allowed.some((value) => valueMatches(actual, value))) return 'filter';
+    if (!filterPasses(lookupPath(payload, path), expected)) return 'filter';
+  }
+  // Loop guard: the gateway never answers a comment it posted.
+  if (isCommentEvent(event, payload) && carriesGatewayMarker(event, payload)) return 'self';
+  const commands = route.commands ?? [];
+  if (commands.length > 0) {
+    if (!route.allow_bots && sentByBot(payload)) return 'bot';
+    if (!deliveryCommand(commands, event, payload)) return 'command';
   }
   return undefined;
 }

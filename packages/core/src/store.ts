@@ -2,7 +2,13 @@
  * Where accepted deliveries, idempotency keys and dynamic subscriptions live. The embedded
  * default is SQLite (`@webhook-gateway/store-sqlite`); `MemoryStore` serves tests.
  */
-import type { AgentAccounting, DeliveryRecord, DeliveryStatus, NewDelivery } from './delivery.js';
+import type {
+  AgentAccounting,
+  DeliveryRecord,
+  DeliveryStatus,
+  NewDelivery,
+  RefusedStatus,
+} from './delivery.js';
 import type { DeliveryQueue, QueueContext } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -81,6 +87,11 @@ export interface Store {
   markDelivered(id: string, now: number): Promise<void>;
   /** Records the final failure and releases the idempotency key so a redelivery runs again. */
   markFailed(id: string, error: string, now: number): Promise<void>;
+  /**
+   * Ends a delivery the worker refused to run (`denied`, `over_budget`) with its reason, closing
+   * the attempt. The idempotency key stays: a redelivery is the same refused event.
+   */
+  markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void>;
   /** Queues a delivery again (any status): a fresh set of attempts. */
   replay(id: string, now: number): Promise<DeliveryRecord | undefined>;
   /**

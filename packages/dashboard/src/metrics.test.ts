@@ -135,11 +135,16 @@ describe('createGatewayMetrics', () => {
     // the next attempt reuses the kept answer: no new run, no new tokens
     metrics.observeAttempt(attempt({ record, runMs: undefined }));
     expect(
-      await valueOf(metrics, 'webhook_agent_tokens_total', { route: 'reviews', kind: 'prompt' }),
+      await valueOf(metrics, 'webhook_agent_tokens_total', {
+        route: 'reviews',
+        model: 'openai',
+        kind: 'prompt',
+      }),
     ).toBe(120);
     expect(
       await valueOf(metrics, 'webhook_agent_tokens_total', {
         route: 'reviews',
+        model: 'openai',
         kind: 'completion',
       }),
     ).toBe(30);

@@ -108,8 +108,8 @@ export function createGatewayMetrics(options: {
   });
   const tokens = new Counter({
     name: 'webhook_agent_tokens_total',
-    help: 'Tokens the agent used, by route and kind (prompt, completion).',
-    labelNames: ['route', 'kind'] as const,
+    help: 'Tokens the agent used, by route, model and kind (prompt, completion).',
+    labelNames: ['route', 'model', 'kind'] as const,
     registers,
   });
   const reconcilePassTime = new Gauge({
@@ -174,8 +174,10 @@ export function createGatewayMetrics(options: {
       runDuration.observe({ route }, event.runMs / 1000);
       const usage = event.record.agent?.usage;
       if (usage) {
-        tokens.inc({ route, kind: 'prompt' }, countable(usage.promptTokens));
-        tokens.inc({ route, kind: 'completion' }, countable(usage.completionTokens));
+        // A runner without a model (a command) is counted under its runner's name.
+        const model = event.record.agent?.model ?? event.record.agent?.runner ?? '';
+        tokens.inc({ route, model, kind: 'prompt' }, countable(usage.promptTokens));
+        tokens.inc({ route, model, kind: 'completion' }, countable(usage.completionTokens));
       }
     },
   };

@@ -19,9 +19,36 @@ describe('countByRoute', () => {
       scanLimit: 100,
     });
     expect(Object.fromEntries(result.byRoute)).toEqual({
-      reviews: { received: 3, queued: 0, running: 0, delivered: 1, failed: 1, superseded: 1 },
-      quiet: { received: 0, queued: 0, running: 0, delivered: 0, failed: 0, superseded: 0 },
-      pushes: { received: 1, queued: 1, running: 0, delivered: 0, failed: 0, superseded: 0 },
+      reviews: {
+        received: 3,
+        queued: 0,
+        running: 0,
+        delivered: 1,
+        failed: 1,
+        denied: 0,
+        over_budget: 0,
+        superseded: 1,
+      },
+      quiet: {
+        received: 0,
+        queued: 0,
+        running: 0,
+        delivered: 0,
+        failed: 0,
+        denied: 0,
+        over_budget: 0,
+        superseded: 0,
+      },
+      pushes: {
+        received: 1,
+        queued: 1,
+        running: 0,
+        delivered: 0,
+        failed: 0,
+        denied: 0,
+        over_budget: 0,
+        superseded: 0,
+      },
     });
     expect(result.complete).toBe(true);
   });

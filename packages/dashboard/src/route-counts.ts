@@ -17,7 +17,16 @@ export interface RouteCountsResult {
 }
 
 function emptyCounts(): RouteCounts {
-  return { received: 0, queued: 0, running: 0, delivered: 0, failed: 0, superseded: 0 };
+  return {
+    received: 0,
+    queued: 0,
+    running: 0,
+    delivered: 0,
+    failed: 0,
+    denied: 0,
+    over_budget: 0,
+    superseded: 0,
+  };
 }
 
 /**

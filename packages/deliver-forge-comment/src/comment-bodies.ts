@@ -1,4 +1,5 @@
 /** The comment bodies an answer becomes on a platform with a given limit. */
+import { gatewayMarker } from '@webhook-gateway/core';
 import { answerText } from '@webhook-gateway/target-kit';
 import { splitForComments } from './split.js';
 
@@ -10,8 +11,12 @@ export const EMPTY_ANSWER_PLACEHOLDER = '(the agent gave an empty answer)';
 
 /**
  * The answer as it is (`SKIP` included), or the placeholder when blank, split into numbered
- * parts when longer than `limit`.
+ * parts when longer than `limit`. Each part ends with the gateway's hidden marker for delivery
+ * `deliveryId`, so the loop guard ignores the comment when the forge sends it back as an event.
  */
-export function commentBodies(answer: string, limit: number): string[] {
-  return splitForComments(answerText(answer, EMPTY_ANSWER_PLACEHOLDER), limit);
+export function commentBodies(answer: string, limit: number, deliveryId: string): string[] {
+  const marker = `\n\n${gatewayMarker(deliveryId)}`;
+  return splitForComments(answerText(answer, EMPTY_ANSWER_PLACEHOLDER), limit - marker.length).map(
+    (body) => body + marker,
+  );
 }

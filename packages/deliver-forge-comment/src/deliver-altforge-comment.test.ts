@@ -33,13 +33,19 @@ function deliver(options: Partial<RequestOptions> & { altforge?: Record<string, 
   );
 }
 
+/** A posted body without the gateway's marker line (every body ends with one). */
+const withoutMarker = (body: string): string =>
+  body.replace(/\n\n<!-- webhook-gateway:[^>]*-->$/, '');
+
 describe('altforge_comment through glab', () => {
   it("runs `glab mr note <iid> --repo <path>` with the answer on stdin, from the payload's fields", async () => {
     await deliver({ answer: 'Nice change.' });
     expect(glab.calls()).toEqual([
       {
         argv: ['mr', 'note', '1', '--repo', 'gitlabhq/gitlab-test'],
-        stdin: 'Nice change.',
+        stdin: expect.stringMatching(
+          /^Nice change\.\n\n<!-- webhook-gateway:delivery \S+ -->$/,
+        ) as unknown,
         env: {},
       },
     ]);
@@ -63,7 +69,10 @@ describe('altforge_comment through glab', () => {
   it('posts SKIP as it is, and a placeholder for an empty answer', async () => {
     await deliver({ answer: 'SKIP' });
     await deliver({ answer: '\n' });
-    expect(glab.calls().map((call) => call.stdin)).toEqual(['SKIP', EMPTY_ANSWER_PLACEHOLDER]);
+    expect(glab.calls().map((call) => withoutMarker(call.stdin))).toEqual([
+      'SKIP',
+      EMPTY_ANSWER_PLACEHOLDER,
+    ]);
   });
 
   it('splits an answer above 1,000,000 characters into numbered notes, in order', async () => {
@@ -73,6 +82,7 @@ describe('altforge_comment through glab', () => {
     expect(answer.length).toBeGreaterThan(1_000_000);
     await deliver({ answer });
     const bodies = glab.calls().map((call) => call.stdin);
+    for (const body of bodies) expect(body).toMatch(/\n\n<!-- webhook-gateway:delivery \S+ -->$/);
     expect(bodies).toHaveLength(2);
     expect(bodies[0]?.startsWith('(1/2)\n\nfirst ')).toBe(true);
     expect(bodies[1]?.startsWith('(2/2)\n\nsecond ')).toBe(true);

@@ -21,7 +21,7 @@ export async function deliverAltforgeComment(
   settings: AltforgeSettings,
 ): Promise<void> {
   const mergeRequest = resolveAltforgeMergeRequest(request.extra, request.delivery.payload);
-  const bodies = commentBodies(request.answer, ALTFORGE_NOTE_LIMIT);
+  const bodies = commentBodies(request.answer, ALTFORGE_NOTE_LIMIT, request.delivery.deliveryId);
   await postComments({
     profile: ALTFORGE_PROFILE,
     cli: settings.cli,

@@ -34,13 +34,19 @@ function deliver(options: Partial<RequestOptions> & { forge?: Record<string, unk
   );
 }
 
+/** A posted body without the gateway's marker line (every body ends with one). */
+const withoutMarker = (body: string): string =>
+  body.replace(/\n\n<!-- webhook-gateway:[^>]*-->$/, '');
+
 describe('forge_comment through gh', () => {
   it('runs `gh pr comment <n> --repo <owner/repo> --body-file -` with the answer on stdin', async () => {
     await deliver({ answer: 'Looks good to me.\n' });
     expect(gh.calls()).toEqual([
       {
         argv: ['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-'],
-        stdin: 'Looks good to me.\n',
+        stdin: expect.stringMatching(
+          /^Looks good to me\.\n\n\n<!-- webhook-gateway:delivery \S+ -->$/,
+        ) as unknown,
         env: {},
       },
     ]);
@@ -85,7 +91,10 @@ describe('forge_comment through gh', () => {
   it('posts SKIP as it is, and a placeholder for an empty answer', async () => {
     await deliver({ answer: 'SKIP' });
     await deliver({ answer: '' });
-    expect(gh.calls().map((call) => call.stdin)).toEqual(['SKIP', EMPTY_ANSWER_PLACEHOLDER]);
+    expect(gh.calls().map((call) => withoutMarker(call.stdin))).toEqual([
+      'SKIP',
+      EMPTY_ANSWER_PLACEHOLDER,
+    ]);
   });
 
   it('posts a long answer as several numbered comments, in order', async () => {
@@ -94,6 +103,7 @@ describe('forge_comment through gh', () => {
     expect(answer.length).toBeGreaterThan(2 * 65_536);
     await deliver({ answer });
     const bodies = gh.calls().map((call) => call.stdin);
+    for (const body of bodies) expect(body).toMatch(/\n\n<!-- webhook-gateway:delivery \S+ -->$/);
     expect(bodies).toHaveLength(3);
     bodies.forEach((body, i) => {
       expect(body.length).toBeLessThanOrEqual(65_536);

@@ -36,7 +36,7 @@ export async function deliverForgeComment(
       signal: request.signal,
       pullRequest,
       route,
-      bodies: commentBodies(request.answer, limit),
+      bodies: commentBodies(request.answer, limit, request.delivery.deliveryId),
     });
     request.log.info(
       { target: FORGE_TARGET, repo: pullRequest.repo, pr_number: pullRequest.prNumber, ...outcome },
@@ -44,7 +44,7 @@ export async function deliverForgeComment(
     );
     return;
   }
-  const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT);
+  const bodies = commentBodies(request.answer, FORGE_COMMENT_LIMIT, request.delivery.deliveryId);
   await postComments({
     profile: FORGE_PROFILE,
     cli: settings.cli,

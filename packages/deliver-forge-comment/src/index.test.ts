@@ -131,11 +131,12 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
     expect(gh.calls()).toEqual([
       {
         argv: ['pr', 'comment', '2', '--repo', 'Codertocat/Hello-World', '--body-file', '-'],
-        stdin: ANSWER,
+        stdin: `${ANSWER}\n\n<!-- webhook-gateway:delivery gw-forge-1 -->`,
         env: { GH_TOKEN: 'ghp_from_config' },
       },
     ]);
-    expect(glab.calls()).toEqual([]);
+    // Only the start-up question (who the gateway is on the altforge): no note.
+    expect(glab.calls().map((call) => call.argv)).toEqual([['api', 'user']]);
   });
 
   it('posts the agent answer of a merge request webhook as an MR note through glab', async () => {
@@ -148,9 +149,11 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
     expect(status).toBe(202);
     expect(await finished()).toMatchObject({ status: 'delivered' });
     expect(glab.calls()).toEqual([
+      // At start: who the gateway is on the altforge (mr_reviews takes every event, notes too).
+      { argv: ['api', 'user'], stdin: '', env: { GITLAB_HOST: 'gitlab.example.com' } },
       {
         argv: ['mr', 'note', '1', '--repo', 'gitlabhq/gitlab-test'],
-        stdin: ANSWER,
+        stdin: `${ANSWER}\n\n<!-- webhook-gateway:delivery gw-altforge-1 -->`,
         env: { GITLAB_HOST: 'gitlab.example.com' },
       },
     ]);

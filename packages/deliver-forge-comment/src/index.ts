@@ -3,6 +3,14 @@
  * delivery targets.
  */
 import { definePlugin, settingsIn, type GatewayConfig } from '@webhook-gateway/core';
+import { altforgeApiClient, forgeApiClient } from './forge-api.js';
+import {
+  askOwnAccounts,
+  ownCommentVerdict,
+  platformsToAsk,
+  type OwnAccounts,
+} from './own-account.js';
+import { checkCommandPermission, PermissionCache } from './permission.js';
 import { ALTFORGE_TARGET } from './altforge-target.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
@@ -26,9 +34,26 @@ const forgeCommentPlugin = definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
   provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
-  setup({ hooks }) {
+  setup({ hooks, config, serving, log }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
+
+    // Loop guard: comments written by the gateway's own accounts (asked once at start).
+    let accounts: OwnAccounts = {};
+    hooks.filter.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
+      Promise.resolve(ownCommentVerdict(accounts, request)),
+    );
+
+    // Command routes: the commenter's role, asked in the worker before the agent runs.
+    const permissions = new PermissionCache();
+    hooks.admit.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) => {
+      const slices = settings(request.config);
+      return checkCommandPermission(
+        request,
+        { forge: forgeApiClient(slices.forge), altforge: altforgeApiClient(slices.altforge) },
+        permissions,
+      );
+    });
     hooks.deliver
       .for(FORGE_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
@@ -39,6 +64,21 @@ const forgeCommentPlugin = definePlugin({
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
         deliverAltforgeComment(request, settings(request.config).altforge),
       );
+
+    return {
+      async start() {
+        if (!serving) return;
+        const ask = platformsToAsk(config);
+        const slices = settings(config);
+        accounts = await askOwnAccounts(
+          {
+            ...(ask.forge ? { forge: forgeApiClient(slices.forge) } : {}),
+            ...(ask.altforge ? { altforge: altforgeApiClient(slices.altforge) } : {}),
+          },
+          log,
+        );
+      },
+    };
   },
 });
 

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   errorMessage,
+  isFinishedStatus,
   type DeliveryQueue,
   type DeliveryRecord,
   type Logger,
@@ -158,7 +159,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     const view = await this.store.runView(id);
     // Gone, finished (or superseded), or replayed under a newer seq (which has its own job):
     // nothing to do.
-    if (!view || view.seq !== seq || (view.status !== 'queued' && view.status !== 'running')) {
+    if (!view || view.seq !== seq || isFinishedStatus(view.status)) {
       return;
     }
     const log = this.context.log.child({ route: view.route, delivery_id: view.deliveryId });

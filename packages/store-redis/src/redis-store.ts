@@ -11,6 +11,7 @@ import {
   type DeliveryQueue,
   type DeliveryRecord,
   type NewDelivery,
+  type RefusedStatus,
   type QueueContext,
   type Store,
   type Subscription,
@@ -46,6 +47,7 @@ import {
 import {
   deliveredChange,
   failedChange,
+  refusedChange,
   interruptedChange,
   replayChange,
   retryChange,
@@ -271,6 +273,11 @@ export class RedisStore implements Store, QueueJournal {
   async markDelivered(id: string, now: number): Promise<void> {
     this.assertOpen();
     await this.change(id, (head) => deliveredChange(head, now));
+  }
+
+  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+    this.assertOpen();
+    await this.change(id, (head) => refusedChange(head, status, reason, now));
   }
 
   async markFailed(id: string, error: string, now: number): Promise<void> {

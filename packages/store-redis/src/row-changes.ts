@@ -6,6 +6,7 @@
 import {
   type AttemptRecord,
   type DeliveryStatus,
+  type RefusedStatus,
   closeAttempt,
   startAttempt,
 } from '@webhook-gateway/core';
@@ -86,6 +87,25 @@ export function deliveredChange(head: RowHead, now: number): RowChange {
   return {
     status: 'delivered',
     set: { finishedAt: String(now), attemptLog: log(closeAttempt(head.attemptLog, now, null)) },
+    finishedAt: String(now),
+    leaveLine: head.orderKey !== null,
+  };
+}
+
+/** Refused by the worker before a run (`denied`, `over_budget`): final, the key is kept. */
+export function refusedChange(
+  head: RowHead,
+  status: RefusedStatus,
+  reason: string,
+  now: number,
+): RowChange {
+  return {
+    status,
+    set: {
+      lastError: reason,
+      finishedAt: String(now),
+      attemptLog: log(closeAttempt(head.attemptLog, now, reason)),
+    },
     finishedAt: String(now),
     leaveLine: head.orderKey !== null,
   };

@@ -215,3 +215,62 @@ describe('schema version 3: de-duplication keys on the journal rows', () => {
     }
   });
 });
+
+describe('the refused statuses migration (the last one)', () => {
+  it('widens the status check of the file before it, keeping its rows, payloads, key and view', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, -1));
+    const T0 = 1_700_000_000_000;
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+           order_key, max_attempts, status, attempts, next_attempt_at, key_expires_at, auth_scheme)
+         VALUES ('j-1', 1, 'review', 'issue_comment', 'created', 'd-1', ${T0}, '{}', NULL, 5,
+           'queued', 0, ${T0}, ${Number.MAX_SAFE_INTEGER}, 'forge')`,
+      )
+      .run();
+    const indexes = `SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'deliveries' ORDER BY name`;
+    const before = old.prepare(indexes).pluck().all();
+    old.prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('j-1', '{"n":1}')`).run();
+    expect(() =>
+      old.prepare(`UPDATE deliveries SET status = 'denied' WHERE id = 'j-1'`).run(),
+    ).toThrow(/CHECK constraint failed/);
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      await store.markRunning('j-1', T0 + 1);
+      await store.markRefused('j-1', 'denied', 'permission: reader has read', T0 + 2);
+      expect(await store.get('j-1')).toMatchObject({
+        status: 'denied',
+        payload: { n: 1 },
+        authScheme: 'forge',
+        lastError: 'permission: reader has read',
+      });
+      const again = await store.accept(
+        {
+          route: 'review',
+          event: 'issue_comment',
+          action: 'created',
+          deliveryId: 'd-1',
+          receivedAt: T0 + 3,
+          payload: {},
+          headers: {},
+          orderKey: null,
+          maxAttempts: 5,
+        },
+        3_600_000,
+      );
+      expect(again).toEqual({ accepted: false, reason: 'duplicate' });
+      // The trigger came back: pruning the row takes its payload with it.
+      await store.prune(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    } finally {
+      await store.close();
+    }
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare('SELECT count(*) FROM delivery_payloads').pluck().get()).toBe(0);
+    expect(check.prepare(indexes).pluck().all()).toEqual(before);
+    check.close();
+  });
+});

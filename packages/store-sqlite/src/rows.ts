@@ -10,6 +10,7 @@ import {
   type QueuedDelivery,
   type Subscription,
   jsonTextSchema,
+  DELIVERY_STATUSES,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
@@ -129,19 +130,13 @@ class RowChecker {
 
   status(column: string): DeliveryStatus {
     const value = this.row[column];
-    if (!DELIVERY_STATUSES.has(value))
-      this.problem(column, `expected one of ${[...DELIVERY_STATUSES].join('|')}`);
+    if (!STATUSES.has(value))
+      this.problem(column, `expected one of ${DELIVERY_STATUSES.join('|')}`);
     return value as DeliveryStatus;
   }
 }
 
-const DELIVERY_STATUSES: ReadonlySet<unknown> = new Set<DeliveryStatus>([
-  'queued',
-  'running',
-  'delivered',
-  'failed',
-  'superseded',
-]);
+const STATUSES: ReadonlySet<unknown> = new Set<DeliveryStatus>(DELIVERY_STATUSES);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -191,6 +191,55 @@ const supersededStatus: Migration = (db) => {
   `);
 };
 
+/**
+ * Rebuilds `deliveries` with `statuses` as the allowed values of its status CHECK (SQLite cannot
+ * alter a CHECK in place): the table's own SQL with the list replaced, rows copied, and its
+ * indexes, trigger and view re-created from their stored SQL. A later status addition calls it
+ * again with the longer list.
+ */
+export function allowStatuses(db: Database.Database, statuses: readonly string[]): void {
+  const objects = db
+    .prepare<[]>(
+      `SELECT type, name, sql FROM sqlite_schema
+       WHERE sql IS NOT NULL AND (tbl_name = 'deliveries' OR name = 'journal')`,
+    )
+    .all() as { type: string; name: string; sql: string }[];
+  const table = objects.find((o) => o.type === 'table' && o.name === 'deliveries');
+  const check = /CHECK \(status IN \([^)]*\)\)/;
+  if (!table || !check.test(table.sql)) throw new Error('deliveries has no status CHECK to widen');
+  const list = statuses.map((status) => `'${status.replace(/'/g, "''")}'`).join(', ');
+  const others = objects.filter((o) => o !== table);
+  for (const o of others) db.exec(`DROP ${o.type.toUpperCase()} "${o.name}"`);
+  db.exec(
+    table.sql
+      .replace(check, `CHECK (status IN (${list}))`)
+      .replace(/^CREATE TABLE "?deliveries"?/, 'CREATE TABLE deliveries_widened'),
+  );
+  db.exec(`
+    INSERT INTO deliveries_widened SELECT * FROM deliveries;
+    DROP TABLE deliveries;
+    ALTER TABLE deliveries_widened RENAME TO deliveries;
+  `);
+  // Indexes first, then the trigger and the view that read the table.
+  const order = ['index', 'trigger', 'view'];
+  for (const o of others.sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type))) {
+    db.exec(o.sql);
+  }
+}
+
+/** The worker's refusals: `denied` (the commenter's permission) and `over_budget`. */
+const refusedStatuses: Migration = (db) => {
+  allowStatuses(db, [
+    'queued',
+    'running',
+    'delivered',
+    'failed',
+    'superseded',
+    'denied',
+    'over_budget',
+  ]);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -199,6 +248,7 @@ export const migrations: readonly Migration[] = [
   authSchemes,
   addCursors,
   supersededStatus,
+  refusedStatuses,
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import {
   type DeliveryFilter,
   type DeliveryRecord,
   type NewDelivery,
+  type RefusedStatus,
   type Store,
   type Subscription,
   journalJson,
@@ -199,6 +200,11 @@ export class SqliteStore implements Store {
   async markDelivered(id: string, now: number): Promise<void> {
     this.assertOpen();
     await this.batched(() => this.statements.markDelivered.run({ id, now, error: null }));
+  }
+
+  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+    this.assertOpen();
+    await this.batched(() => this.statements.markRefused.run({ id, now, status, error: reason }));
   }
 
   async markFailed(id: string, error: string, now: number): Promise<void> {

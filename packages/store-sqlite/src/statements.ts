@@ -78,6 +78,7 @@ export interface Statements {
   markDelivered: Statement<MarkParams & { error: null }>;
   /** Releases the row's de-duplication key too, so the sender's redelivery runs again. */
   markFailed: Statement<MarkParams & { error: string }>;
+  markRefused: Statement<MarkParams & { status: string; error: string }>;
   replay: Statement<{ id: string; seq: number; now: number }>;
   pruneDeliveries: Statement<{ older_than: number; now: number }>;
   /** Ends the queued, never-started rows of an order key other than the new one; their ids. */
@@ -167,6 +168,12 @@ export function prepareStatements(db: Database.Database): Statements {
     markFailed: db.prepare<MarkParams & { error: string }>(
       `UPDATE deliveries SET status = 'failed', last_error = @error, finished_at = @now,
          attempt_log = ${CLOSE_ATTEMPT}, key_expires_at = NULL
+       WHERE id = @id`,
+    ),
+    // A refusal keeps the row's key: a redelivery of the same event is refused again.
+    markRefused: db.prepare<MarkParams & { status: string; error: string }>(
+      `UPDATE deliveries SET status = @status, last_error = @error, finished_at = @now,
+         attempt_log = ${CLOSE_ATTEMPT}
        WHERE id = @id`,
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(

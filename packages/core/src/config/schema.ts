@@ -16,6 +16,13 @@ const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(
 
 const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** What a filter accepts: a value, a list of values, or `{ not: … }` for everything else. */
+const allowedValuesSchema = z.union([scalarSchema, z.array(scalarSchema)]);
+const filterSchema = z.union([allowedValuesSchema, z.strictObject({ not: allowedValuesSchema })]);
+
+/** The forge roles a command route may ask of a commenter, weakest first. */
+export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
+
 /** The agent keys core reads itself: which runner runs, and how long a run may take. */
 const coreAgentShape = {
   runner: z.string().min(1).default('dry-run'),
@@ -86,9 +93,22 @@ function routeSchemaOf(slices: ConfigSlices) {
     description: z.string().optional(),
     events: z.array(z.string().min(1)).default([]),
     actions: z.array(z.string().min(1)).default([]),
-    filters: z
-      .record(z.string().min(1), z.union([scalarSchema, z.array(scalarSchema)]))
-      .default({}),
+    filters: z.record(z.string().min(1), filterSchema).default({}),
+    /** Comment commands (`/review`, `@review-bot`): only comments naming one can run. */
+    commands: z
+      .array(z.string().regex(/^\S+$/, 'a command is one word without spaces, as "/review"'))
+      .optional(),
+    /** Whether a command route runs comments a bot (`sender.type: Bot`) wrote. */
+    allow_bots: z.boolean().optional(),
+    /** Daily limits of the route's agent, per UTC day, counted from the journal. */
+    budget: z
+      .strictObject({
+        tokens_per_day: z.int().positive().optional(),
+        runs_per_day: z.int().positive().optional(),
+      })
+      .optional(),
+    /** The role a commenter needs on a command route (default `write`). */
+    command_permission: z.enum(COMMAND_PERMISSIONS).optional(),
     prompt: z.string().optional(),
     skills: z.array(z.string().min(1)).default([]),
     deliver: z

@@ -417,6 +417,34 @@ const attemptChecks = [
     });
     assert.equal(read?.attemptLog.at(-1)?.error, 'gh: not authenticated');
   }),
+
+  check(
+    'markRefused ends a delivery as denied or over_budget, keeps its key, and lists by status',
+    async (c) => {
+      const denied = await c.acceptNew({ deliveryId: 'refused-1' });
+      const overBudget = await c.acceptNew({ deliveryId: 'refused-2' });
+      for (const [record, status] of [
+        [denied, 'denied'],
+        [overBudget, 'over_budget'],
+      ] as const) {
+        await c.store.markRunning(record.id, c.t0 + 1);
+        await c.store.markRefused(record.id, status, `${status}: no`, c.t0 + 2);
+        const read = await c.store.get(record.id);
+        assertFields(read, { status, lastError: `${status}: no`, finishedAt: c.t0 + 2 });
+        assert.equal(read?.attemptLog.at(-1)?.error, `${status}: no`);
+      }
+      const listed = await c.store.list({ status: 'denied' });
+      assert.deepStrictEqual(
+        listed.map((record) => record.id),
+        [denied.id],
+      );
+      // The same event sent again is a duplicate: it would be refused again.
+      const again = await c.store.accept(c.delivery({ deliveryId: 'refused-1' }), HOUR_MS);
+      assert.deepStrictEqual(again, { accepted: false, reason: 'duplicate' });
+      const replayed = await c.store.replay(overBudget.id, c.t0 + 10);
+      assertFields(replayed, { status: 'queued', attempts: 0, lastError: null });
+    },
+  ),
 ];
 
 const replayChecks = [

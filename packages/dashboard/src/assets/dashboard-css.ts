@@ -61,6 +61,8 @@ td code { overflow-wrap: anywhere; }
 .status-superseded { text-decoration: line-through; }
 .status-queued { color: var(--wait); background: var(--wait-bg); }
 .status-running { color: var(--run); background: var(--run-bg); }
+.status-denied { color: var(--bad); background: var(--panel); border: 1px solid var(--bad); }
+.status-over_budget { color: var(--wait); background: var(--panel); border: 1px solid var(--wait); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }

@@ -3,6 +3,7 @@ import type { DeliveryRecord } from '@webhook-gateway/core';
 import { formatDuration, formatTime, isoTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { deliveryStatuses, type DeliveriesQuery } from '../inputs.js';
+import { pullRequestOf } from '../pull-request-link.js';
 import { page, statusBadge } from './layout.js';
 
 /** The query string of a filter, `?` included (empty when nothing is filtered). */
@@ -30,6 +31,7 @@ function lastAttemptMs(record: DeliveryRecord): number | null {
 const COLUMNS = [
   { name: 'Received', numeric: false },
   { name: 'Route', numeric: false },
+  { name: 'Pull request', numeric: false },
   { name: 'Event', numeric: false },
   { name: 'Action', numeric: false },
   { name: 'Delivery id', numeric: false },
@@ -37,6 +39,7 @@ const COLUMNS = [
   { name: 'Attempts', numeric: true },
   { name: 'Queued for', numeric: true },
   { name: 'Last attempt', numeric: true },
+  { name: 'Tokens', numeric: true },
 ] as const;
 
 type ColumnName = (typeof COLUMNS)[number]['name'];
@@ -51,6 +54,14 @@ function cell(column: ColumnName, content: SafeHtml | string): SafeHtml {
     : html`<td data-label="${column}">${content}</td>`;
 }
 
+/** `owner/repo#2`, linked to the pull request's page when the payload gives one. */
+function pullRequestCell(record: DeliveryRecord): SafeHtml | string {
+  const ref = pullRequestOf(record.payload);
+  if (!ref) return '—';
+  const label = `${ref.repo}#${ref.number}`;
+  return ref.url ? html`<a href="${ref.url}" rel="noreferrer">${label}</a>` : label;
+}
+
 function row(record: DeliveryRecord): SafeHtml {
   const href = `/dashboard/deliveries/${encodeURIComponent(record.id)}`;
   const received = html`<time datetime="${isoTime(record.receivedAt)}"
@@ -59,12 +70,14 @@ function row(record: DeliveryRecord): SafeHtml {
   const lastAttempt =
     record.status === 'running' ? 'running…' : formatDuration(lastAttemptMs(record));
   return html`<tr data-delivery-id="${record.deliveryId}">
-    ${cell('Received', received)} ${cell('Route', record.route)} ${cell('Event', record.event)}
+    ${cell('Received', received)} ${cell('Route', record.route)}
+    ${cell('Pull request', pullRequestCell(record))} ${cell('Event', record.event)}
     ${cell('Action', record.action ?? '—')}
     ${cell('Delivery id', html`<a href="${href}"><code>${record.deliveryId}</code></a>`)}
     ${cell('Status', statusBadge(record.status))}
     ${cell('Attempts', `${record.attempts} / ${record.maxAttempts}`)}
     ${cell('Queued for', formatDuration(queuedMs(record)))} ${cell('Last attempt', lastAttempt)}
+    ${cell('Tokens', record.agent?.usage ? String(record.agent.usage.totalTokens) : '—')}
   </tr>`;
 }
 

@@ -39,7 +39,15 @@ describe('formatDeliveryList', () => {
       'delivered',
       '2/5',
       '1.9 s',
+      '-',
     ]);
+    const counted = testRecord({
+      agent: {
+        runner: 'openai',
+        usage: { promptTokens: 900, completionTokens: 334, totalTokens: 1234 },
+      },
+    });
+    expect(deliveryListRow(counted)[9]).toBe('1234');
     const queued = deliveryListRow(
       testRecord({ action: null, status: 'queued', finishedAt: null }),
     );

@@ -14,10 +14,11 @@ export const LIST_HEADER = [
   'STATUS',
   'ATTEMPTS',
   'DURATION',
+  'TOKENS',
 ] as const;
 
 /**
- * A table row: attempts as "made/allowed", a missing action or duration as "-". The event,
+ * A table row: attempts as "made/allowed", a missing action, duration or token count as "-". The event,
  * action and delivery id come from the sender, so their control characters are escaped.
  */
 export function deliveryListRow(record: DeliveryRecord): string[] {
@@ -31,6 +32,7 @@ export function deliveryListRow(record: DeliveryRecord): string[] {
     record.status,
     `${record.attempts}/${record.maxAttempts}`,
     formatDuration(deliveryDurationMs(record)),
+    record.agent?.usage ? String(record.agent.usage.totalTokens) : '-',
   ];
 }
 

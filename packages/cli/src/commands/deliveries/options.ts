@@ -5,7 +5,7 @@
 import { DELIVERY_STATUSES } from '@webhook-gateway/core';
 import { z } from 'zod';
 
-/** The journal statuses `--status` accepts, in the order a delivery goes through them. */
+/** The journal statuses `--status` accepts: core's list, in the order a delivery goes through them. */
 export { DELIVERY_STATUSES };
 
 /** How many rows `deliveries list` shows unless `--limit` says otherwise. */

@@ -37,6 +37,10 @@ function statusLine(record: DeliveryRecord): string {
       return `failed (${tries})`;
     case 'superseded':
       return `superseded by ${record.supersededBy ?? 'a newer delivery'} (never run)`;
+    case 'denied':
+      return `denied, not run (${record.lastError ?? 'permission'})`;
+    case 'over_budget':
+      return `over budget, not run (${record.lastError ?? 'budget'}); replay runs it`;
   }
 }
 

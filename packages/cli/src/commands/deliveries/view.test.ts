@@ -18,6 +18,7 @@ describe('deliverySummary', () => {
       finishedAt: new Date(T0 + 1_900).toISOString(),
       durationMs: 1_860,
       lastError: 'messenger_c (Slack): sending to channel C1 failed: Slack answered HTTP 500',
+      tokens: null,
     });
   });
 });

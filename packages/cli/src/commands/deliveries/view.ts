@@ -25,6 +25,8 @@ export interface DeliverySummary {
   finishedAt: string | null;
   durationMs: number | null;
   lastError: string | null;
+  /** The agent's tokens (prompt + completion) of the journaled run; null when none was counted. */
+  tokens: number | null;
 }
 
 /** One attempt in `deliveries show --json`. */
@@ -67,6 +69,7 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
     finishedAt: isoTime(record.finishedAt),
     durationMs: deliveryDurationMs(record),
     lastError: record.lastError,
+    tokens: record.agent?.usage?.totalTokens ?? null,
   };
 }
 

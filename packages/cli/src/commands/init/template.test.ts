@@ -50,6 +50,17 @@ describe('initConfigYaml', () => {
     expect(route?.skills).toEqual(['code-review']);
   });
 
+  it('allows only read-only forge commands to the agent by default', async () => {
+    const config = await load(text);
+    const terminal = config.agent.terminal as { allow?: string[] };
+    expect(terminal.allow).toContain('gh pr diff *');
+    for (const pattern of terminal.allow ?? []) {
+      expect(pattern).toMatch(
+        /^(gh pr (diff|view) |gh api repos\/\*\/compare\/|glab mr (diff|view) |git (log|diff) )/,
+      );
+    }
+  });
+
   it('writes the port it is given', async () => {
     const config = await load(initConfigYaml({ secret, port: 9999 }));
     expect(config.platforms.webhook.extra.port).toBe(9999);

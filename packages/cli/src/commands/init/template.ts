@@ -27,6 +27,17 @@ agent:
   #   base_url: http://127.0.0.1:11434/v1
   #   model: qwen2.5-coder
   runner: dry-run
+  terminal:
+    # The agent runs only these commands, without a shell (no pipes, ";", "$(…)", redirections):
+    # read-only forge commands. A command outside the list is refused and journaled.
+    allow:
+      - "gh pr diff *"
+      - "gh pr view *"
+      - "gh api repos/*/compare/*"
+      - "glab mr diff *"
+      - "glab mr view *"
+      - "git log *"
+      - "git diff *"
 
 platforms:
   webhook:

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Makes docs/images/dashboard-deliveries-tokens.png: the built CLI on loopback with a route whose
+// agent is a local chat-completions stand-in that reports usage, a daily budget of 2 runs, three
+// pull requests (the third refused over_budget), screenshotted in Debian's Chromium.
+// Run after `npm run build`: node docs/images/screenshot-deliveries.mjs
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SECRET = 'screenshot-secret-0123456789';
+const TOKEN = 'screenshot-admin-token-0123456789';
+
+// A chat-completions stand-in on loopback: one answer, 1,240 prompt and 310 completion tokens.
+const chat = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-screenshot',
+        object: 'chat.completion',
+        model: 'review-model',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: 'Looks good.' },
+          },
+        ],
+        usage: { prompt_tokens: 1240, completion_tokens: 310, total_tokens: 1550 },
+      }),
+    );
+  });
+});
+await new Promise((resolve) => chat.listen(0, '127.0.0.1', resolve));
+
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-screenshot-'));
+fs.writeFileSync(
+  path.join(home, 'config.yaml'),
+  JSON.stringify({
+    agent: {
+      runner: 'openai',
+      base_url: `http://127.0.0.1:${chat.address().port}/v1`,
+      model: 'review-model',
+      terminal: { enabled: false },
+    },
+    platforms: {
+      webhook: {
+        extra: {
+          host: '127.0.0.1',
+          port: 0,
+          secret: SECRET,
+          admin: { host: '127.0.0.1', port: 0, token: TOKEN },
+          routes: {
+            'pr-review': { events: ['pull_request'], budget: { runs_per_day: 2 } },
+          },
+        },
+      },
+    },
+  }),
+);
+const child = spawn(
+  process.execPath,
+  [path.join(root, 'packages/cli/dist/bin.js'), 'gateway', '--home', home],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const url = await new Promise((resolve) => {
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    const match = /Listening on (\S+):(\d+)/.exec(out);
+    if (match) resolve(`http://${match[1]}:${match[2]}`);
+  });
+});
+const adminUrl = await new Promise((resolve) => {
+  const timer = setInterval(() => {
+    const log = path.join(home, 'logs', 'gateway.log');
+    if (!fs.existsSync(log)) return;
+    for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+      const entry = JSON.parse(line);
+      if (entry.msg === 'admin listening') {
+        clearInterval(timer);
+        resolve(`http://127.0.0.1:${entry.port}`);
+      }
+    }
+  }, 100);
+});
+
+const fixture = JSON.parse(
+  fs.readFileSync(path.join(root, 'test/fixtures/forge/pull_request_opened.json'), 'utf8'),
+);
+for (const number of [7, 8, 9]) {
+  const body = JSON.stringify({
+    ...fixture,
+    number,
+    pull_request: {
+      ...fixture.pull_request,
+      number,
+      html_url: `https://github.com/Codertocat/Hello-World/pull/${number}`,
+    },
+  });
+  await fetch(`${url}/webhooks/pr-review`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forge-event': 'pull_request',
+      'x-forge-delivery': `screenshot-${number}`,
+      'x-forge-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+    },
+    body,
+  });
+  // One at a time, so the budget sees the runs before it.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+}
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const page = await browser.newPage({ viewport: { width: 1440, height: 520 } });
+await page.goto(`${adminUrl}/dashboard`);
+await page.getByLabel('Admin token').fill(TOKEN);
+await page.keyboard.press('Enter');
+await page.getByRole('heading', { name: 'Deliveries', level: 1 }).waitFor();
+const out = path.join(root, 'docs/images/dashboard-deliveries-tokens.png');
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
+child.kill('SIGTERM');
+chat.close();
+fs.rmSync(home, { recursive: true, force: true });
+console.log(out);

@@ -1,0 +1,88 @@
+/**
+ * Read-only questions to the forges through their CLIs' `api` commands (`gh api`, `glab api`):
+ * who the gateway's account is, and what a commenter may do on a repository. Answers are JSON,
+ * checked with zod; a CLI that fails or answers something else is an error naming the request.
+ */
+import { execa } from 'execa';
+import type { z } from 'zod';
+import { altforgeEnv } from './altforge-cli.js';
+import { stderrSummary } from './failure.js';
+import { forgeEnv } from './forge-cli.js';
+import type { AltforgeSettings, ForgeSettings } from './settings.js';
+
+/** Which forge CLI answers, with its environment. */
+export interface ApiClient {
+  cli: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Masked in error messages (the token). */
+  secrets: readonly string[];
+}
+
+export function forgeApiClient(settings: ForgeSettings): ApiClient {
+  return {
+    cli: settings.cli,
+    env: forgeEnv(settings),
+    timeoutMs: settings.timeout_s * 1000,
+    secrets: settings.token ? [settings.token] : [],
+  };
+}
+
+export function altforgeApiClient(settings: AltforgeSettings): ApiClient {
+  return {
+    cli: settings.cli,
+    env: altforgeEnv(settings),
+    timeoutMs: settings.timeout_s * 1000,
+    secrets: settings.token ? [settings.token] : [],
+  };
+}
+
+/** A forge API request that failed or answered unexpectedly (retried like any failed attempt). */
+export class ForgeApiError extends Error {
+  /** True when the forge answered 404 (no such user or member), as opposed to being unreachable. */
+  readonly notFound: boolean;
+  constructor(message: string, notFound: boolean) {
+    super(message);
+    this.name = 'ForgeApiError';
+    this.notFound = notFound;
+  }
+}
+
+/** `<cli> api <path>`, its JSON answer checked with `schema`. */
+export async function askForgeApi<T>(
+  client: ApiClient,
+  path: string,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const what = `${client.cli} api ${path}`;
+  const result = await execa(client.cli, ['api', path], {
+    env: client.env,
+    timeout: client.timeoutMs,
+    ...(signal ? { cancelSignal: signal } : {}),
+    forceKillAfterDelay: 2_000,
+    reject: false,
+    stdin: 'ignore',
+    maxBuffer: 1024 * 1024,
+  });
+  if (result.failed) {
+    const stderr = typeof result.stderr === 'string' ? result.stderr : '';
+    const reason = result.timedOut
+      ? `timed out after ${client.timeoutMs / 1000} s`
+      : stderr
+        ? stderrSummary(stderr, client.secrets)
+        : (result.code ?? `exit code ${String(result.exitCode)}`);
+    throw new ForgeApiError(`${what} failed: ${reason}`, /HTTP 404|404 Not Found/i.test(stderr));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(String(result.stdout));
+  } catch {
+    throw new ForgeApiError(`${what} did not answer JSON`, false);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ForgeApiError(`${what} answered an unexpected shape: ${parsed.error.message}`, false);
+  }
+  return parsed.data;
+}

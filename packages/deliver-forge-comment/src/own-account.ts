@@ -1,0 +1,100 @@
+/**
+ * The loop guard's second half: the gateway's own forge accounts, asked once at start
+ * (`gh api user`, `glab api user`), and a filter that ignores comments those accounts wrote.
+ */
+import {
+  commentAuthor,
+  isCommentEvent,
+  type FilterRequest,
+  type FilterVerdict,
+  type GatewayConfig,
+  type JsonObject,
+  type Logger,
+} from '@webhook-gateway/core';
+import { z } from 'zod';
+import { ALTFORGE_TARGET } from './altforge-target.js';
+import { askForgeApi, type ApiClient } from './forge-api.js';
+import { FORGE_TARGET } from './forge-target.js';
+
+/** The accounts the gateway posts as, once known. */
+export interface OwnAccounts {
+  forge?: string;
+  altforge?: string;
+}
+
+const forgeUser = z.object({ login: z.string().min(1) });
+const altforgeUser = z.object({ username: z.string().min(1) });
+
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment', 'Note Hook', 'note'];
+
+/**
+ * Which platforms' accounts are worth asking for: only where a loop can start, that is a command
+ * route, or a route that posts comments (`forge_comment`, `altforge_comment`) and takes comment
+ * events (listed, or every event).
+ */
+export function platformsToAsk(config: GatewayConfig): { forge: boolean; altforge: boolean } {
+  const routes = Object.values(config.platforms.webhook.extra.routes);
+  const hearsComments = (events: readonly string[]) =>
+    events.length === 0 || events.some((event) => COMMENT_EVENTS.includes(event));
+  const commands = routes.some((route) => (route.commands ?? []).length > 0);
+  const posts = (target: string) =>
+    routes.some((route) => route.deliver === target && hearsComments(route.events));
+  return { forge: commands || posts(FORGE_TARGET), altforge: commands || posts(ALTFORGE_TARGET) };
+}
+
+/**
+ * Asks each platform once. A platform that cannot be asked is logged and left out: the marker
+ * in the gateway's own comments still guards against loops.
+ */
+export async function askOwnAccounts(
+  clients: { forge?: ApiClient; altforge?: ApiClient },
+  log: Logger,
+): Promise<OwnAccounts> {
+  const accounts: OwnAccounts = {};
+  if (clients.forge) {
+    try {
+      accounts.forge = (await askForgeApi(clients.forge, 'user', forgeUser)).login;
+      log.info(
+        { platform: 'forge', account: accounts.forge },
+        'comments by this account are ignored',
+      );
+    } catch (error) {
+      log.warn(
+        { platform: 'forge', err: String(error) },
+        'could not ask the forge who the gateway is',
+      );
+    }
+  }
+  if (clients.altforge) {
+    try {
+      accounts.altforge = (await askForgeApi(clients.altforge, 'user', altforgeUser)).username;
+      log.info(
+        { platform: 'altforge', account: accounts.altforge },
+        'comments by this account are ignored',
+      );
+    } catch (error) {
+      log.warn(
+        { platform: 'altforge', err: String(error) },
+        'could not ask the altforge who the gateway is',
+      );
+    }
+  }
+  return accounts;
+}
+
+function isAltforgeEvent(event: string, payload: JsonObject): boolean {
+  return event === 'Note Hook' || event === 'note' || payload.object_kind === 'note';
+}
+
+/** `self` when a comment event was written by the gateway's own account on that platform. */
+export function ownCommentVerdict(
+  accounts: OwnAccounts,
+  request: Pick<FilterRequest, 'event' | 'payload'>,
+): FilterVerdict | undefined {
+  if (!isCommentEvent(request.event, request.payload)) return undefined;
+  const author = commentAuthor(request.event, request.payload);
+  const own = isAltforgeEvent(request.event, request.payload) ? accounts.altforge : accounts.forge;
+  return author !== undefined && own !== undefined && author === own
+    ? { reason: 'self' }
+    : undefined;
+}
