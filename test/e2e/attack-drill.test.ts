@@ -254,7 +254,7 @@ describe('attack drill on the recommended public-repository routes', () => {
     const toolAnswer = toolMessages(chat.requests[before + 1])[0]?.content ?? '';
     expect(toolAnswer).toContain('only these are allowed (agent.terminal.allow)');
     table.push({
-      attack: 'model steered by the PR body to run `curl … | sh`',
+      attack: 'model steered by the PR body to run `curl … \\| sh`',
       answer: describeAnswer(sent),
       status: `${row.status} (tool call refused)`,
       agentRuns: 1,
