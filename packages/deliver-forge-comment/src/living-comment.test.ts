@@ -101,6 +101,14 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
     ]);
   });
 
+  it('posts a comment per answer, without the route marker, in the default mode (gh pr comment)', async () => {
+    const { payload, number } = nextPull();
+    for (const reply of ['first', 'second']) {
+      await deliverForgeComment(deliverRequest({ payload, answer: reply }), settings);
+    }
+    expect(api.comments('octo/repo', number).map((c) => text(c.body))).toEqual(['first', 'second']);
+  });
+
   it('refuses an unknown mode for good, naming the key', async () => {
     const { payload } = nextPull();
     const failure: unknown = await deliverForgeComment(
