@@ -6,6 +6,7 @@
  * What differs between the forges (how comments are listed, edited, posted, deleted) comes in as
  * a `LivingCommentApi`.
  */
+import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
 import { CommentDeliveryError } from './errors.js';
 
 /** How a route's comments are found again: a line no reader sees. */
@@ -13,18 +14,40 @@ export function commentMarker(route: string): string {
   return `<!-- webhook-gateway:${route} -->`;
 }
 
+const MODES = ['new', 'update'] as const;
+type CommentMode = (typeof MODES)[number];
+const isMode = (value: unknown): value is CommentMode => MODES.some((mode) => mode === value);
+const modeMessage = (mode: unknown) =>
+  `deliver_extra.mode is ${JSON.stringify(mode)}; use "new" or "update"`;
+
 /** `deliver_extra.mode`: `new` (default) posts a comment per answer; `update` edits one. */
-export function commentMode(target: string, extra: Record<string, unknown>): 'new' | 'update' {
+export function commentMode(target: string, extra: Record<string, unknown>): CommentMode {
   const mode = extra.mode ?? 'new';
-  if (mode === 'new' || mode === 'update') return mode;
-  throw Object.assign(
-    new CommentDeliveryError(
-      target,
-      'invalid-target',
-      `deliver_extra.mode is ${JSON.stringify(mode)}; use "new" or "update"`,
-    ),
-    { retryable: false },
-  );
+  if (isMode(mode)) return mode;
+  throw Object.assign(new CommentDeliveryError(target, 'invalid-target', modeMessage(mode)), {
+    retryable: false,
+  });
+}
+
+/**
+ * Routes to `targets` whose `deliver_extra.mode` can never work, found when the config is read
+ * (a templated mode, `{…}`, is left for delivery time).
+ */
+export function commentModeProblems(
+  config: GatewayConfig,
+  targets: readonly string[],
+): ConfigProblem[] {
+  return Object.entries(config.platforms.webhook.extra.routes).flatMap(([name, route]) => {
+    const mode = route.deliver_extra.mode;
+    if (!targets.includes(route.deliver) || mode === undefined || isMode(mode)) return [];
+    if (typeof mode === 'string' && mode.includes('{')) return [];
+    return [
+      {
+        path: `platforms.webhook.extra.routes.${name}.deliver_extra.mode`,
+        message: `${route.deliver}: ${modeMessage(mode)}`,
+      },
+    ];
+  });
 }
 
 /** The longest part body that still fits `limit` once the marker line is put in front. */
