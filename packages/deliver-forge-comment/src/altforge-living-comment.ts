@@ -6,7 +6,7 @@ import { CommentDeliveryError } from './errors.js';
 import type { LivingCommentApi } from './living-comment.js';
 
 /** Notes per page asked for (the API's maximum). */
-export const NOTES_PER_PAGE = 100;
+const NOTES_PER_PAGE = 100;
 
 const notesPage = z.array(z.object({ id: z.number().int(), body: z.string() }));
 
