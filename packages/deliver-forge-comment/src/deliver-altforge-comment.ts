@@ -6,14 +6,18 @@ import {
   altforgeEnv,
   altforgeNoteArgv,
 } from './altforge-cli.js';
+import { altforgeLivingCommentApi } from './altforge-living-comment.js';
 import { ALTFORGE_TARGET, resolveAltforgeMergeRequest } from './altforge-target.js';
+import { cliApi } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
+import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';
 import { postComments } from './post-comments.js';
 import type { AltforgeSettings } from './settings.js';
 
 /**
  * Runs `glab mr note <iid> --repo <path>` with the note on stdin, once per note body, with the
- * plugin's `platforms.altforge` settings.
+ * plugin's `platforms.altforge` settings; with `deliver_extra.mode: update`, edits the route's
+ * own notes through `glab api` instead.
  * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or glab fails.
  */
 export async function deliverAltforgeComment(
@@ -21,17 +25,47 @@ export async function deliverAltforgeComment(
   settings: AltforgeSettings,
 ): Promise<void> {
   const mergeRequest = resolveAltforgeMergeRequest(request.extra, request.delivery.payload);
+  const host = settings.host ?? ALTFORGE_PROFILE.defaultHost;
+  const secrets = settings.token ? [settings.token] : [];
+  const subject = `merge request !${mergeRequest.iid} of ${mergeRequest.path}`;
+  if (commentMode(ALTFORGE_TARGET, request.extra) === 'update') {
+    const route = request.delivery.route;
+    const glab = cliApi({
+      profile: ALTFORGE_PROFILE,
+      cli: settings.cli,
+      env: altforgeEnv(settings),
+      host,
+      timeoutS: settings.timeout_s,
+      subject,
+      secrets,
+      signal: request.signal,
+    });
+    const outcome = await updateLivingComment(
+      altforgeLivingCommentApi(glab, mergeRequest),
+      route,
+      commentBodies(
+        request.answer,
+        livingPartLimit(ALTFORGE_NOTE_LIMIT, route),
+        request.delivery.deliveryId,
+      ),
+    );
+    request.log.info(
+      { target: ALTFORGE_TARGET, repo: mergeRequest.path, mr_iid: mergeRequest.iid, ...outcome },
+      'updated the living merge request note',
+    );
+    return;
+  }
   const bodies = commentBodies(request.answer, ALTFORGE_NOTE_LIMIT, request.delivery.deliveryId);
   await postComments({
     profile: ALTFORGE_PROFILE,
     cli: settings.cli,
     args: altforgeNoteArgv(mergeRequest),
     env: altforgeEnv(settings),
-    host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
+    host,
     timeoutS: settings.timeout_s,
-    subject: `merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
+    subject,
     bodies,
-    secrets: settings.token ? [settings.token] : [],
+    secrets,
     signal: request.signal,
   });
   request.log.info(

@@ -9,13 +9,16 @@ import {
   normalizeForgeHost,
 } from './forge-cli.js';
 import { FORGE_TARGET, resolveForgePullRequest } from './forge-target.js';
-import { commentMarker, commentMode, updateForgeComments } from './living-comment.js';
+import { cliApi } from './cli-api.js';
+import { forgeLivingCommentApi } from './forge-living-comment.js';
+import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';
 import { postComments } from './post-comments.js';
 import type { ForgeSettings } from './settings.js';
 
 /**
  * Runs `gh pr comment <n> --repo <owner/repo> --body-file -` once per comment body, with the
- * plugin's `platforms.forge` settings.
+ * plugin's `platforms.forge` settings; with `deliver_extra.mode: update`, edits the route's own
+ * comments through `gh api` instead.
  * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or gh fails.
  */
 export async function deliverForgeComment(
@@ -23,21 +26,30 @@ export async function deliverForgeComment(
   settings: ForgeSettings,
 ): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
-  if (commentMode(request.extra) === 'update') {
+  const host = settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost;
+  const secrets = settings.token ? [settings.token] : [];
+  const subject = `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`;
+  if (commentMode(FORGE_TARGET, request.extra) === 'update') {
     const route = request.delivery.route;
-    // Room for the marker line on every part.
-    const limit = FORGE_COMMENT_LIMIT - commentMarker(route).length - 1;
-    const outcome = await updateForgeComments({
+    const gh = cliApi({
+      profile: FORGE_PROFILE,
       cli: settings.cli,
       env: forgeEnv(settings),
-      host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+      host,
       timeoutS: settings.timeout_s,
-      secrets: settings.token ? [settings.token] : [],
+      subject,
+      secrets,
       signal: request.signal,
-      pullRequest,
-      route,
-      bodies: commentBodies(request.answer, limit, request.delivery.deliveryId),
     });
+    const outcome = await updateLivingComment(
+      forgeLivingCommentApi(gh, pullRequest),
+      route,
+      commentBodies(
+        request.answer,
+        livingPartLimit(FORGE_COMMENT_LIMIT, route),
+        request.delivery.deliveryId,
+      ),
+    );
     request.log.info(
       { target: FORGE_TARGET, repo: pullRequest.repo, pr_number: pullRequest.prNumber, ...outcome },
       'updated the living pull request comment',
@@ -50,11 +62,11 @@ export async function deliverForgeComment(
     cli: settings.cli,
     args: forgeCommentArgv(pullRequest),
     env: forgeEnv(settings),
-    host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+    host,
     timeoutS: settings.timeout_s,
-    subject: `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
+    subject,
     bodies,
-    secrets: settings.token ? [settings.token] : [],
+    secrets,
     signal: request.signal,
   });
   request.log.info(

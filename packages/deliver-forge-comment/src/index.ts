@@ -15,6 +15,7 @@ import { ALTFORGE_TARGET } from './altforge-target.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
 import { FORGE_TARGET } from './forge-target.js';
+import { commentModeProblems } from './living-comment.js';
 import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
 
 export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
@@ -34,6 +35,7 @@ const forgeCommentPlugin = definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
   provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
+  check: (config) => commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
   setup({ hooks, config, serving, log }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);

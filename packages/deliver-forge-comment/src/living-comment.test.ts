@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseConfig } from '@webhook-gateway/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliverForgeComment } from './deliver-forge-comment.js';
+import plugin from './index.js';
 import { commentMarker } from './living-comment.js';
 import { forgeSettingsSchema, type ForgeSettings } from './settings.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
@@ -101,6 +103,14 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
     ]);
   });
 
+  it('posts a comment per answer, without the route marker, in the default mode (gh pr comment)', async () => {
+    const { payload, number } = nextPull();
+    for (const reply of ['first', 'second']) {
+      await deliverForgeComment(deliverRequest({ payload, answer: reply }), settings);
+    }
+    expect(api.comments('octo/repo', number).map((c) => text(c.body))).toEqual(['first', 'second']);
+  });
+
   it('refuses an unknown mode for good, naming the key', async () => {
     const { payload } = nextPull();
     const failure: unknown = await deliverForgeComment(
@@ -110,5 +120,32 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain('deliver_extra.mode is "sticky"');
     expect((failure as { retryable?: unknown }).retryable).toBe(false);
+  });
+});
+
+describe('deliver_extra.mode in the config', () => {
+  const routes = (mode: unknown, deliver = 'altforge_comment') =>
+    parseConfig(
+      {
+        platforms: {
+          webhook: { extra: { routes: { reviews: { deliver, deliver_extra: { mode } } } } },
+        },
+      },
+      {},
+    );
+
+  it('is refused when the config is read, naming the key path', () => {
+    expect(plugin.check?.(routes('sticky'))).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.reviews.deliver_extra.mode',
+        message: 'altforge_comment: deliver_extra.mode is "sticky"; use "new" or "update"',
+      },
+    ]);
+  });
+
+  it('accepts new, update, a template, and leaves other targets alone', () => {
+    for (const mode of ['new', 'update', '{mode}'])
+      expect(plugin.check?.(routes(mode))).toEqual([]);
+    expect(plugin.check?.(routes('sticky', 'log'))).toEqual([]);
   });
 });

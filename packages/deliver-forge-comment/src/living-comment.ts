@@ -1,45 +1,67 @@
 /**
- * `deliver_extra.mode: update` on `forge_comment`: one living comment per pull request and route.
- * The gateway's comments carry a hidden marker; the answer's parts edit the marked comments in
- * order (`gh api` PATCH), parts without a comment are posted, and marked comments beyond the
- * answer are deleted. A comment someone deleted is simply posted again.
+ * `deliver_extra.mode: update` on `forge_comment` and `altforge_comment`: one living comment per
+ * pull (merge) request and route. The gateway's comments carry a hidden marker; the answer's
+ * parts edit the marked comments in order, parts without a comment are posted, and marked
+ * comments beyond the answer are deleted. A comment someone deleted is simply posted again.
+ * What differs between the forges (how comments are listed, edited, posted, deleted) comes in as
+ * a `LivingCommentApi`.
  */
-import { FORGE_TARGET, type ForgePullRequest } from './forge-target.js';
+import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
 import { CommentDeliveryError } from './errors.js';
-import { describeCliFailure } from './failure.js';
-import { FORGE_PROFILE } from './forge-cli.js';
-import { runCli } from './run-cli.js';
 
 /** How a route's comments are found again: a line no reader sees. */
 export function commentMarker(route: string): string {
   return `<!-- webhook-gateway:${route} -->`;
 }
 
+const MODES = ['new', 'update'] as const;
+type CommentMode = (typeof MODES)[number];
+const isMode = (value: unknown): value is CommentMode => MODES.some((mode) => mode === value);
+const modeMessage = (mode: unknown) =>
+  `deliver_extra.mode is ${JSON.stringify(mode)}; use "new" or "update"`;
+
 /** `deliver_extra.mode`: `new` (default) posts a comment per answer; `update` edits one. */
-export function commentMode(extra: Record<string, unknown>): 'new' | 'update' {
+export function commentMode(target: string, extra: Record<string, unknown>): CommentMode {
   const mode = extra.mode ?? 'new';
-  if (mode === 'new' || mode === 'update') return mode;
-  throw Object.assign(
-    new CommentDeliveryError(
-      FORGE_TARGET,
-      'invalid-target',
-      `deliver_extra.mode is ${JSON.stringify(mode)}; use "new" or "update"`,
-    ),
-    { retryable: false },
-  );
+  if (isMode(mode)) return mode;
+  throw Object.assign(new CommentDeliveryError(target, 'invalid-target', modeMessage(mode)), {
+    retryable: false,
+  });
 }
 
-export interface LivingCommentCall {
-  cli: string;
-  env: Record<string, string>;
-  host: string;
-  timeoutS: number;
-  secrets: readonly string[];
-  signal: AbortSignal;
-  pullRequest: ForgePullRequest;
-  route: string;
-  /** The answer's parts, each already short enough with the marker added. */
-  bodies: readonly string[];
+/**
+ * Routes to `targets` whose `deliver_extra.mode` can never work, found when the config is read
+ * (a templated mode, `{…}`, is left for delivery time).
+ */
+export function commentModeProblems(
+  config: GatewayConfig,
+  targets: readonly string[],
+): ConfigProblem[] {
+  return Object.entries(config.platforms.webhook.extra.routes).flatMap(([name, route]) => {
+    const mode = route.deliver_extra.mode;
+    if (!targets.includes(route.deliver) || mode === undefined || isMode(mode)) return [];
+    if (typeof mode === 'string' && mode.includes('{')) return [];
+    return [
+      {
+        path: `platforms.webhook.extra.routes.${name}.deliver_extra.mode`,
+        message: `${route.deliver}: ${modeMessage(mode)}`,
+      },
+    ];
+  });
+}
+
+/** The longest part body that still fits `limit` once the marker line is put in front. */
+export function livingPartLimit(limit: number, route: string): number {
+  return limit - commentMarker(route).length - 1;
+}
+
+/** One forge's comments on one pull (merge) request, as the living comment needs them. */
+export interface LivingCommentApi {
+  /** The ids of the comments whose body contains `marker`, oldest first, across all pages. */
+  listMarked(marker: string): Promise<string[]>;
+  edit(id: string, body: string): Promise<void>;
+  post(body: string): Promise<void>;
+  remove(id: string): Promise<void>;
 }
 
 /** What an update did, for the log. */
@@ -49,55 +71,31 @@ export interface LivingCommentOutcome {
   deleted: number;
 }
 
-/** Edits, posts and deletes the route's marked comments so they hold `bodies`, in order. */
-export async function updateForgeComments(call: LivingCommentCall): Promise<LivingCommentOutcome> {
-  const { repo, prNumber } = call.pullRequest;
-  const marker = commentMarker(call.route);
-  const gh = async (args: string[], input = ''): Promise<string> => {
-    const outcome = await runCli({
-      cli: call.cli,
-      args: ['api', ...args],
-      input,
-      env: call.env,
-      timeoutMs: call.timeoutS * 1000,
-      signal: call.signal,
-    });
-    if (outcome.kind === 'ok') return outcome.stdout;
-    const { reason, message } = describeCliFailure(outcome, {
-      profile: FORGE_PROFILE,
-      cli: call.cli,
-      host: call.host,
-      timeoutS: call.timeoutS,
-      subject: `pull request #${prNumber} of ${repo}`,
-      secrets: call.secrets,
-    });
-    throw new CommentDeliveryError(FORGE_TARGET, reason, message);
-  };
-  // The marker goes into the jq program as a JSON string literal (a valid jq string).
-  const listed = await gh([
-    '--paginate',
-    `repos/${repo}/issues/${prNumber}/comments`,
-    '--jq',
-    `.[] | select(.body | contains(${JSON.stringify(marker)})) | .id`,
-  ]);
-  const ids = listed
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => /^\d+$/.test(line));
+/**
+ * Edits, posts and deletes the route's marked comments so they hold `bodies` (the answer's parts,
+ * each short enough for `livingPartLimit`), in order.
+ */
+export async function updateLivingComment(
+  api: LivingCommentApi,
+  route: string,
+  bodies: readonly string[],
+): Promise<LivingCommentOutcome> {
+  const marker = commentMarker(route);
+  const ids = await api.listMarked(marker);
   const outcome: LivingCommentOutcome = { edited: 0, posted: 0, deleted: 0 };
-  for (const [index, body] of call.bodies.entries()) {
-    const input = JSON.stringify({ body: `${marker}\n${body}` });
+  for (const [index, body] of bodies.entries()) {
+    const marked = `${marker}\n${body}`;
     const id = ids[index];
     if (id !== undefined) {
-      await gh(['-X', 'PATCH', `repos/${repo}/issues/comments/${id}`, '--input', '-'], input);
+      await api.edit(id, marked);
       outcome.edited++;
     } else {
-      await gh(['-X', 'POST', `repos/${repo}/issues/${prNumber}/comments`, '--input', '-'], input);
+      await api.post(marked);
       outcome.posted++;
     }
   }
-  for (const id of ids.slice(call.bodies.length)) {
-    await gh(['-X', 'DELETE', `repos/${repo}/issues/comments/${id}`]);
+  for (const id of ids.slice(bodies.length)) {
+    await api.remove(id);
     outcome.deleted++;
   }
   return outcome;

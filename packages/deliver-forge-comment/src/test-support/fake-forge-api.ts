@@ -1,6 +1,7 @@
 /**
  * A GitHub-REST-compatible fake over TLS on 127.0.0.1 for the real `gh`: it keeps a pull
- * request's issue comments as state (list paginated with a Link header, post, edit, delete).
+ * request's issue comments as state (list paginated with a Link header, post, edit, delete), and
+ * answers the two GraphQL operations of `gh pr comment` (find the pull request, add a comment).
  * `gh` reaches it with GH_HOST=127.0.0.1:<port>, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming
  * the self-signed certificate made here with openssl.
  */
@@ -18,6 +19,18 @@ export interface FakeComment {
 }
 
 const bodySchema = z.object({ body: z.string() });
+const graphqlSchema = z.object({
+  query: z.string(),
+  variables: z.record(z.string(), z.unknown()).default({}),
+});
+const pullRequestVariables = z.object({
+  owner: z.string(),
+  repo: z.string(),
+  pr_number: z.number(),
+});
+const addCommentVariables = z.object({
+  input: z.object({ subjectId: z.string(), body: z.string() }),
+});
 const PAGE_SIZE = 2;
 
 export interface FakeForgeApi {
@@ -78,6 +91,7 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
     return undefined;
   };
 
+  let forgeHost = '';
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     requests.push(`${req.method ?? ''} ${url.pathname}`);
@@ -90,6 +104,28 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
     }
     let text = '';
     for await (const chunk of req) text += String(chunk);
+    if (url.pathname === '/api/graphql' && req.method === 'POST') {
+      const { query, variables } = graphqlSchema.parse(JSON.parse(text));
+      // The pull request's node id is its comment list's key, so addComment finds it again.
+      if (query.includes('pullRequest(number:')) {
+        const { owner, repo, pr_number: number } = pullRequestVariables.parse(variables);
+        const id = `${owner}/${repo}#${number}`;
+        const pullRequest = {
+          id,
+          number,
+          url: `https://${forgeHost}/${owner}/${repo}/pull/${number}`,
+        };
+        return send(200, { data: { repository: { pullRequest } } });
+      }
+      if (query.includes('addComment(')) {
+        const { subjectId, body } = addCommentVariables.parse(variables).input;
+        const comment = { id: nextId++, body };
+        list(subjectId).push(comment);
+        const node = { url: `https://${forgeHost}/${subjectId}#issuecomment-${comment.id}` };
+        return send(200, { data: { addComment: { commentEdge: { node } } } });
+      }
+      return send(200, { errors: [{ message: 'the fake forge does not know this query' }] });
+    }
     const pull = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const single = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (pull && req.method === 'GET') {
@@ -139,6 +175,7 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the fake forge has no port');
+  forgeHost = `127.0.0.1:${address.port}`;
   return {
     host: `127.0.0.1:${address.port}`,
     certFile,

@@ -56,9 +56,36 @@ describe('initConfigYaml', () => {
     expect(terminal.allow).toContain('gh pr diff *');
     for (const pattern of terminal.allow ?? []) {
       expect(pattern).toMatch(
-        /^(gh pr (diff|view) |gh api repos\/\*\/compare\/|glab mr (diff|view) |git (log|diff) )/,
+        /^(gh pr (diff|view) |gh api repos\/\*\/compare\/|glab api projects\/\*\/repository\/compare|glab mr (diff|view) |git (log|diff) )/,
       );
     }
+  });
+
+  it('reviews only what a push changed, a newer push replacing a waiting one, on both forges', async () => {
+    const routes = (await load(text)).platforms.webhook.extra.routes;
+    for (const name of ['pull-requests', 'merge-requests']) {
+      expect(routes[name]?.supersede).toBe(true);
+      expect(routes[name]?.prompt).toContain('{_gateway.previous_head_sha}');
+    }
+  });
+
+  it('offers the living comment in comments that, uncommented, still validate', async () => {
+    const uncommented = text
+      .replace('# deliver: forge_comment', 'deliver: forge_comment')
+      .replace('# deliver: altforge_comment', 'deliver: altforge_comment')
+      .replaceAll('# deliver_extra: { mode: update }', 'deliver_extra: { mode: update }')
+      .replaceAll(/^ {10}deliver: log\n/gm, '');
+    const config = await load(uncommented);
+    const routes = config.platforms.webhook.extra.routes;
+    expect(routes['pull-requests']).toMatchObject({
+      deliver: 'forge_comment',
+      deliver_extra: { mode: 'update' },
+    });
+    expect(routes['merge-requests']).toMatchObject({
+      deliver: 'altforge_comment',
+      deliver_extra: { mode: 'update' },
+    });
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });
 
   it('writes the port it is given', async () => {

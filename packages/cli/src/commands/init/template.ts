@@ -8,7 +8,8 @@ export const INIT_PORT = 8644;
 
 /**
  * The config file text: loopback bind, the generated secret as a literal (the file is written
- * with mode 0600), a forge pull-request route and an altforge merge-request route.
+ * with mode 0600), a forge pull-request review route and an altforge merge-request review route,
+ * each set up to review only what a push changed, with a newer push replacing a waiting one.
  */
 export function initConfigYaml(options: { secret: string; port?: number }): string {
   const port = options.port ?? INIT_PORT;
@@ -34,6 +35,7 @@ agent:
       - "gh pr diff *"
       - "gh pr view *"
       - "gh api repos/*/compare/*"
+      - "glab api projects/*/repository/compare*"
       - "glab mr diff *"
       - "glab mr view *"
       - "git log *"
@@ -58,14 +60,23 @@ platforms:
           actions: [opened, synchronize, reopened]
           filters:
             pull_request.draft: false
+          # A push that arrives while the review of an older push still waits in the queue ends
+          # that older one (status "superseded"): the agent never runs for a replaced head.
+          supersede: true
+          # {_gateway.previous_head_sha} is the head this route last answered for this pull
+          # request (empty the first time), so a push is reviewed for what it changed.
           prompt: |
             Review pull request #{number} in {repository.full_name}: "{pull_request.title}".
-            Fetch the diff with: gh pr diff {number} --repo {repository.full_name}
+            Last reviewed head: "{_gateway.previous_head_sha}" (empty: not reviewed yet).
+            If it is set, review only what changed since then:
+              gh api repos/{repository.full_name}/compare/{_gateway.previous_head_sha}...{pull_request.head.sha}
+            Otherwise fetch the whole diff with: gh pr diff {number} --repo {repository.full_name}
           skills: [code-review]
           deliver: log
-          # To answer with a comment on the pull request (needs \`gh\` logged in):
+          # To answer with one comment on the pull request, edited by every later review
+          # (needs \`gh\` logged in; mode: new posts a comment per review instead):
           # deliver: forge_comment
-          # deliver_extra: { repo: "{repository.full_name}", pr_number: "{number}" }
+          # deliver_extra: { mode: update }
 
         # altforge (GitLab-style): URL {public_url}/webhooks/merge-requests, the secret above as
         # the secret token, trigger: "Merge request events".
@@ -74,12 +85,18 @@ platforms:
           actions: [open, reopen, update]
           filters:
             object_attributes.draft: false
+          supersede: true
           prompt: |
             Review merge request !{object_attributes.iid} in {project.path_with_namespace}: "{object_attributes.title}".
-            Fetch the diff with: glab mr diff {object_attributes.iid} --repo {project.path_with_namespace}
+            Last reviewed head: "{_gateway.previous_head_sha}" (empty: not reviewed yet).
+            If it is set, review only what changed since then:
+              glab api "projects/{project.id}/repository/compare?from={_gateway.previous_head_sha}&to={object_attributes.last_commit.id}"
+            Otherwise fetch the whole diff with: glab mr diff {object_attributes.iid} --repo {project.path_with_namespace}
           skills: [code-review]
           deliver: log
-          # To answer with a note on the merge request (needs \`glab\` logged in):
+          # To answer with one note on the merge request, edited by every later review (needs
+          # \`glab\` logged in):
           # deliver: altforge_comment
+          # deliver_extra: { mode: update }
 `;
 }
