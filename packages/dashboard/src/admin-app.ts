@@ -314,7 +314,7 @@ export function createAdminApp(
     const overview = await overviewOf(store, {
       now: now(),
       window: query.data.window,
-      scanLimit: options.counts_scan_limit,
+      scanLimit: options.charts_scan_limit,
       ignoredByHour: ignored.perHour(),
     });
     sendHtml(
@@ -322,7 +322,7 @@ export function createAdminApp(
       200,
       overviewPage({
         overview,
-        scanLimit: options.counts_scan_limit,
+        scanLimit: options.charts_scan_limit,
         refreshMs,
         ...csrfOf(access),
       }),

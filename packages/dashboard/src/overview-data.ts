@@ -1,9 +1,9 @@
 /**
- * The overview page's numbers, computed from journal rows: deliveries per hour by outcome, agent
+ * The overview page's numbers, computed from journal rows' outlines (`Store.outlines`): deliveries per hour by outcome, agent
  * time per route, tokens and money per route per day. Pure functions; the page decides which
  * rows to read and the charts how to draw what comes out.
  */
-import type { DeliveryRecord } from '@webhook-gateway/core';
+import type { DeliveryOutline } from '@webhook-gateway/core';
 import { z } from 'zod';
 
 export const HOUR_MS = 3_600_000;
@@ -42,7 +42,7 @@ export function unitStarts(now: number, unitMs: number, count: number): number[]
  * from `ignoredByHour` (hour start to count): ignored requests are answered, not journaled.
  */
 export function outcomesPerHour(
-  rows: readonly DeliveryRecord[],
+  rows: readonly DeliveryOutline[],
   options: { now: number; hours: number; ignoredByHour?: ReadonlyMap<number, number> },
 ): HourOutcomes[] {
   const hours = unitStarts(options.now, HOUR_MS, options.hours).map((start): HourOutcomes => ({
@@ -70,7 +70,7 @@ export function outcomesPerHour(
  * How long a delivery's agent worked: the summed durations of its finished attempts (the run and
  * the delivery of its answer; not the time queued or waiting to retry). Null when no agent ran.
  */
-export function agentTimeMs(row: DeliveryRecord): number | null {
+export function agentTimeMs(row: Pick<DeliveryOutline, 'agent' | 'attemptLog'>): number | null {
   if (row.agent === null) return null;
   let total = 0;
   let finished = 0;
@@ -99,7 +99,7 @@ export interface RouteAgentTime {
 
 /** Agent time of the finished deliveries received since `since`, per route, by route name. */
 export function agentTimeByRoute(
-  rows: readonly DeliveryRecord[],
+  rows: readonly DeliveryOutline[],
   options: { since: number },
 ): RouteAgentTime[] {
   const byRoute = new Map<string, number[]>();
@@ -132,7 +132,7 @@ const costSchema = z.object({
 });
 export type Cost = z.infer<typeof costSchema>;
 
-export function costOf(row: DeliveryRecord): Cost | undefined {
+export function costOf(row: Pick<DeliveryOutline, 'agent'>): Cost | undefined {
   const agent: unknown = row.agent;
   if (agent === null || typeof agent !== 'object' || !('cost' in agent)) return undefined;
   const parsed = costSchema.safeParse(agent.cost);
@@ -159,7 +159,7 @@ function addTo(series: DailySeries, key: string, index: number, length: number, 
 
 /** Tokens and money of the `days` UTC days ending today, by route and day of reception. */
 export function usagePerDay(
-  rows: readonly DeliveryRecord[],
+  rows: readonly DeliveryOutline[],
   options: { now: number; days: number },
 ): DailyUsage {
   const days = unitStarts(options.now, DAY_MS, options.days);

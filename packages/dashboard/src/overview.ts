@@ -1,12 +1,14 @@
 /**
- * The overview page's data: one bounded read of the journal (the newest `scanLimit` rows, as the
- * routes page reads them), turned into the numbers of its charts.
+ * The overview page's data: one bounded read of the journal (the outlines of at most `scanLimit`
+ * rows received since the oldest hour or day charted), turned into the numbers of its charts.
  */
 import type { Store } from '@webhook-gateway/core';
 import {
   agentTimeByRoute,
+  DAY_MS,
   HOUR_MS,
   outcomesPerHour,
+  unitStarts,
   usagePerDay,
   type DailyUsage,
   type HourOutcomes,
@@ -26,9 +28,8 @@ export interface Overview {
   agentTimes: RouteAgentTime[];
   usage: DailyUsage;
   /**
-   * When the scan stopped at its limit before reaching the oldest day charted: the reception
-   * time of the oldest row it read (the charts are complete from there on). Undefined when
-   * nothing was left out.
+   * When the read stopped at its limit: the reception time of the oldest row it read (the charts
+   * are complete from there on). Undefined when nothing was left out.
    */
   coveredSince?: number;
 }
@@ -44,16 +45,14 @@ export async function overviewOf(
   },
 ): Promise<Overview> {
   const { now, window } = options;
-  const rows = await store.list({ limit: options.scanLimit });
   const hours = OVERVIEW_WINDOWS[window];
+  const days = unitStarts(now, DAY_MS, USAGE_DAYS);
+  const oldestCharted = Math.min(unitStarts(now, HOUR_MS, hours)[0] ?? now, days[0] ?? now);
+  const rows = await store.outlines(oldestCharted, options.scanLimit);
   const usage = usagePerDay(rows, { now, days: USAGE_DAYS });
-  const oldestCharted = Math.min(
-    Math.floor(now / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS,
-    usage.days[0] ?? now,
-  );
-  const oldestRead = rows.at(-1)?.receivedAt;
-  const cut =
-    rows.length >= options.scanLimit && oldestRead !== undefined && oldestRead > oldestCharted;
+  // Newest first by seq; a replay keeps its reception time, so take the oldest of all.
+  const oldestRead = rows.reduce((oldest, row) => Math.min(oldest, row.receivedAt), now);
+  const cut = rows.length >= options.scanLimit;
   const hourly = outcomesPerHour(rows, { now, hours, ignoredByHour: options.ignoredByHour });
   return {
     window,
