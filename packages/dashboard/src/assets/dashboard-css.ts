@@ -84,7 +84,12 @@ form.login label { font-weight: 600; }
 .chart { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem 1rem; margin: 0 0 1rem; }
 .chart figcaption { font-weight: 600; margin-bottom: 0.25rem; }
 .chart-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 30rem), 1fr)); gap: 0 1rem; }
+.chart-scroll { overflow-x: auto; }
+.chart-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .chart-svg { display: block; width: 100%; height: auto; overflow: visible; }
+/* Below these widths the text would shrink past reading: the chart scrolls sideways instead. */
+.chart-svg.chart-wide { min-width: 44rem; }
+.chart-svg.chart-narrow { min-width: 26rem; }
 .chart-svg text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; fill: var(--muted); }
 .chart-svg .axis-title { fill: var(--ink); font-weight: 600; }
 .chart-svg .grid { stroke: var(--line); stroke-width: 1; }

@@ -281,17 +281,19 @@ export function barChart(spec: BarChartSpec): SafeHtml {
   return html`<figure class="chart" id="${spec.id}">
     <figcaption>${spec.title}</figcaption>
     ${legend(spec)}
-    <svg
-      class="chart-svg"
-      viewBox="0 0 ${widthsOf(spec).width} ${HEIGHT}"
-      role="img"
-      aria-label="${summary(spec)}"
-      data-layout="${spec.layout}"
-    >
-      <title>${summary(spec)}</title>
-      ${valueAxis(spec, ticks, top)} ${categoryAxis(spec)}
-      <g class="bars">${bars(spec, top)}</g>
-    </svg>
+    <div class="chart-scroll" tabindex="0" role="group" aria-label="${spec.title}">
+      <svg
+        class="chart-svg chart-${spec.size ?? 'wide'}"
+        viewBox="0 0 ${widthsOf(spec).width} ${HEIGHT}"
+        role="img"
+        aria-label="${summary(spec)}"
+        data-layout="${spec.layout}"
+      >
+        <title>${summary(spec)}</title>
+        ${valueAxis(spec, ticks, top)} ${categoryAxis(spec)}
+        <g class="bars">${bars(spec, top)}</g>
+      </svg>
+    </div>
     ${numbers(spec)}
   </figure>`;
 }
