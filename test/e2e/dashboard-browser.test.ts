@@ -341,7 +341,12 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
     try {
       const small = await phone.newPage();
       const journalLink = await page.getByRole('link', { name: reviewId }).getAttribute('href');
-      for (const pathname of ['/dashboard', journalLink ?? '', '/dashboard/routes']) {
+      for (const pathname of [
+        '/dashboard',
+        journalLink ?? '',
+        '/dashboard/routes',
+        '/dashboard/overview',
+      ]) {
         await small.goto(`${adminUrl}${pathname}`);
         await small.locator('main h1').waitFor();
         const overflow = await small.evaluate(

@@ -76,7 +76,14 @@ export type {
 export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus } from './delivery.js';
 
 // The contract a store meets, with the shared queue and rate limiter it may bring.
-export type { Store, AcceptResult, QueuedDelivery, DeliveryFilter, Subscription } from './store.js';
+export type {
+  Store,
+  AcceptResult,
+  QueuedDelivery,
+  DeliveryFilter,
+  DeliveryOutline,
+  Subscription,
+} from './store.js';
 export type {
   DeliveryQueue,
   QueueContext,

@@ -9,7 +9,14 @@ import {
   type NewDelivery,
   type RefusedStatus,
 } from './delivery.js';
-import type { AcceptResult, DeliveryFilter, QueuedDelivery, Store, Subscription } from './store.js';
+import type {
+  AcceptResult,
+  DeliveryFilter,
+  DeliveryOutline,
+  QueuedDelivery,
+  Store,
+  Subscription,
+} from './store.js';
 
 export class MemoryStore implements Store {
   readonly kind = 'memory';
@@ -103,6 +110,24 @@ export class MemoryStore implements Store {
       .sort((a, b) => b.seq - a.seq)
       .slice(0, filter.limit ?? 50);
     return rows.map((r) => structuredClone(r));
+  }
+
+  async outlines(receivedSince: number, limit: number): Promise<DeliveryOutline[]> {
+    this.assertOpen();
+    return [...this.deliveries.values()]
+      .filter((r) => r.receivedAt >= receivedSince)
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, Math.max(0, limit))
+      .map((r) =>
+        structuredClone({
+          id: r.id,
+          route: r.route,
+          status: r.status,
+          receivedAt: r.receivedAt,
+          attemptLog: r.attemptLog,
+          agent: r.agent,
+        }),
+      );
   }
 
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {

@@ -27,6 +27,15 @@ export type QueuedDelivery = Pick<
   'id' | 'seq' | 'route' | 'deliveryId' | 'orderKey' | 'nextAttemptAt'
 >;
 
+/**
+ * What charts read of a journal row: how and when it ended, its attempts and its agent's
+ * accounting. No payload, prompt, answer or headers, so a week of rows stays cheap to read.
+ */
+export type DeliveryOutline = Pick<
+  DeliveryRecord,
+  'id' | 'route' | 'status' | 'receivedAt' | 'attemptLog' | 'agent'
+>;
+
 export interface DeliveryFilter {
   route?: string;
   status?: DeliveryStatus;
@@ -72,6 +81,11 @@ export interface Store {
    */
   lastDelivered(orderKey: string, exceptId: string): Promise<DeliveryRecord | undefined>;
   list(filter: DeliveryFilter): Promise<DeliveryRecord[]>;
+  /**
+   * The outlines of rows received at or after `receivedSince`, newest (highest seq) first, at
+   * most `limit`: what the dashboard's charts read.
+   */
+  outlines(receivedSince: number, limit: number): Promise<DeliveryOutline[]>;
   /**
    * Marks a delivery running and counts the attempt; returns the updated row, or undefined when
    * the row is gone or was superseded (a superseded delivery never runs).

@@ -4,6 +4,7 @@ import { silentLogger } from '@webhook-gateway/core';
 import { configSchema, MemoryStore } from '@webhook-gateway/core/runtime';
 import { createAdminApp } from './admin-app.js';
 import { listenAdmin, type AdminServer } from './admin-server.js';
+import { IgnoredTally } from './ignored-tally.js';
 import { createGatewayMetrics } from './metrics.js';
 import { dashboardOptionsSchema } from './options.js';
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
       configuredRoutes: [],
       defaultMetrics: false,
     }),
+    ignored: new IgnoredTally(),
     config,
     options: dashboardOptionsSchema.parse({}),
     log: silentLogger(),
@@ -244,6 +246,20 @@ describe('the admin app', () => {
     expect((await request('/dashboard?status=exploded', { headers: bearer })).status).toBe(400);
     // The path is checked before the token.
     expect((await request('/dashboard/deliveries/%E0%A4%A')).status).toBe(400);
+  });
+
+  it('serves the overview for 24 h or 7 days, behind the token', async () => {
+    const day = await request('/dashboard/overview', { headers: bearer });
+    expect(day.status).toBe(200);
+    expect(await day.text()).toContain('Deliveries per hour by outcome, last 24 h');
+    const week = await request('/dashboard/overview?window=7d', { headers: bearer });
+    expect(await week.text()).toContain('Deliveries per hour by outcome, last 7 days');
+    expect((await request('/dashboard/overview?window=1y', { headers: bearer })).status).toBe(400);
+    const anonymous = await request('/dashboard/overview?window=7d');
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe(
+      `/dashboard/login?next=${encodeURIComponent('/dashboard/overview?window=7d')}`,
+    );
   });
 
   it('answers 404 naming the id of a delivery that is not in the journal', async () => {

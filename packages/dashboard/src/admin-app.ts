@@ -33,15 +33,19 @@ import {
   deliveryIdSchema,
   loginFormSchema,
   loginQuerySchema,
+  overviewQuerySchema,
   paramsObject,
   safeNextPath,
 } from './inputs.js';
+import type { IgnoredTally } from './ignored-tally.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { DashboardOptions } from './options.js';
 import { deliveriesPage, deliveryRows } from './pages/deliveries-page.js';
 import { deliveryLiveParts, deliveryPage } from './pages/delivery-page.js';
+import { overviewOf } from './overview.js';
 import { page } from './pages/layout.js';
 import { loginPage } from './pages/login-page.js';
+import { overviewPage } from './pages/overview-page.js';
 import { routesPage } from './pages/routes-page.js';
 import { canReplay } from './replay-rule.js';
 import { knownRouteNames, routeSummaries } from './route-summaries.js';
@@ -52,6 +56,8 @@ export interface AdminAppDeps {
   token: string;
   store: Store;
   metrics: GatewayMetrics;
+  /** Ignored requests per hour, which the journal does not keep (the overview charts them). */
+  ignored: IgnoredTally;
   config: GatewayConfig;
   options: DashboardOptions;
   log: Logger;
@@ -121,7 +127,7 @@ function methodNotAllowed(allow: string): Middleware {
 export function createAdminApp(
   deps: AdminAppDeps,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const { token, store, metrics, config, options, log } = deps;
+  const { token, store, metrics, ignored, config, options, log } = deps;
   const now = deps.now ?? Date.now;
   const refreshMs = options.refresh_s * 1000;
   const sessionTtlMs = options.session_ttl_h * 3_600_000;
@@ -302,6 +308,27 @@ export function createAdminApp(
     );
   }
 
+  async function showOverview(ctx: Context, access: Access): Promise<void> {
+    const query = overviewQuerySchema.safeParse(queryOf(ctx));
+    if (!query.success) throw new BadRequestError('unknown window: 24h or 7d');
+    const overview = await overviewOf(store, {
+      now: now(),
+      window: query.data.window,
+      scanLimit: options.charts_scan_limit,
+      ignoredByHour: ignored.perHour(),
+    });
+    sendHtml(
+      ctx,
+      200,
+      overviewPage({
+        overview,
+        scanLimit: options.charts_scan_limit,
+        refreshMs,
+        ...csrfOf(access),
+      }),
+    );
+  }
+
   async function showMetrics(ctx: Context): Promise<void> {
     const text = await metrics.registry.metrics();
     sendText(ctx, 200, text, metrics.registry.contentType);
@@ -354,6 +381,9 @@ export function createAdminApp(
       withAccess('page', (ctx, access) => showDeliveries(ctx, access, false)),
     )
     .all(['/dashboard', '/dashboard/'], methodNotAllowed(GET));
+  router
+    .get('/dashboard/overview', withAccess('page', showOverview))
+    .all('/dashboard/overview', methodNotAllowed(GET));
   router
     .get('/dashboard/routes', withAccess('page', showRoutes))
     .all('/dashboard/routes', methodNotAllowed(GET));

@@ -6,6 +6,7 @@ import { ConfigError, definePlugin, errorMessage, type Logger } from '@webhook-g
 import { createAdminApp } from './admin-app.js';
 import { listenAdmin, type AdminServer } from './admin-server.js';
 import { adminSettingsProblems } from './admin-settings.js';
+import { IgnoredTally } from './ignored-tally.js';
 import { createGatewayMetrics } from './metrics.js';
 import { dashboardOptionsSchema } from './options.js';
 
@@ -58,8 +59,12 @@ export default definePlugin({
       queue,
       configuredRoutes: Object.keys(config.platforms.webhook.extra.routes),
     });
+    const ignored = new IgnoredTally();
     hooks.requestHandled.tap(DASHBOARD_PLUGIN_NAME, (event) =>
-      guarded(log, 'a request', () => metrics.observeRequest(event)),
+      guarded(log, 'a request', () => {
+        metrics.observeRequest(event);
+        if (event.outcome === 'ignored') ignored.add(Date.now());
+      }),
     );
     hooks.attemptFinished.tap(DASHBOARD_PLUGIN_NAME, (event) =>
       guarded(log, 'an attempt', () => metrics.observeAttempt(event)),
@@ -67,7 +72,7 @@ export default definePlugin({
     hooks.reconciled.tap(DASHBOARD_PLUGIN_NAME, (event) =>
       guarded(log, 'a reconcile pass', () => metrics.observeReconcile(event)),
     );
-    const app = createAdminApp({ token, store, metrics, config, options, log });
+    const app = createAdminApp({ token, store, metrics, ignored, config, options, log });
 
     let server: AdminServer | undefined;
     return {

@@ -20,6 +20,11 @@ export const deliveriesQuerySchema = z.object({
 });
 export type DeliveriesQuery = z.infer<typeof deliveriesQuerySchema>;
 
+/** `?window=…` of the overview page: the span of its hourly chart (24 h unless given). */
+export const overviewQuerySchema = z.object({
+  window: z.enum(['24h', '7d']).default('24h'),
+});
+
 /** `?next=…` of the login page: where to go once logged in (checked by `safeNextPath`). */
 export const loginQuerySchema = z.object({
   next: z.string().max(2048).optional(),

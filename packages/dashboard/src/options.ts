@@ -9,6 +9,11 @@ export const dashboardOptionsSchema = z.strictObject({
    * carry their payloads, so this bounds the memory one page view takes.
    */
   counts_scan_limit: z.int().min(10).max(100_000).default(1000),
+  /**
+   * How many journal rows the overview's charts read at most. They read outlines (status,
+   * times, attempts, tokens; no payload), so this can be much larger than `counts_scan_limit`.
+   */
+  charts_scan_limit: z.int().min(10).max(1_000_000).default(20_000),
   /** How often the table and a delivery's page refresh themselves. */
   refresh_s: z.number().min(1).max(300).default(3),
   /** How long a login lasts. */

@@ -8,6 +8,7 @@ import {
   type AcceptResult,
   type AgentAccounting,
   type DeliveryFilter,
+  type DeliveryOutline,
   type DeliveryQueue,
   type DeliveryRecord,
   type NewDelivery,
@@ -15,8 +16,10 @@ import {
   type QueueContext,
   type Store,
   type Subscription,
+  agentAccountingSchema,
   attemptLogSchema,
   deliveryStatusSchema,
+  jsonTextSchema,
   queuedRecord,
 } from '@webhook-gateway/core';
 import type { Redis } from 'ioredis';
@@ -76,12 +79,29 @@ const HEAD_FIELDS = [
   'attemptLog',
 ] as const;
 
+/** The fields of a row's outline (`Store.outlines`): no payload, prompt or answer. */
+const OUTLINE_FIELDS = ['id', 'route', 'status', 'receivedAt', 'attemptLog', 'agent'] as const;
+/** How many ids `outlines` reads per round trip. */
+const OUTLINE_PAGE = 500;
+
 const optionalInt = z
   .string()
   .regex(/^-?\d+$/)
   .transform(Number)
   .nullable();
 const requiredInt = optionalInt.pipe(z.number());
+
+const outlineSchema = z.tuple([
+  z.string(),
+  z.string(),
+  deliveryStatusSchema,
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number),
+  jsonTextSchema(attemptLogSchema),
+  jsonTextSchema(agentAccountingSchema).nullable(),
+]);
 
 const headSchema = z.tuple([
   z.string(),
@@ -245,6 +265,40 @@ export class RedisStore implements Store, QueueJournal {
             ? k.status(status)
             : k.all;
     return this.readMany(await this.client.zrevrange(index, 0, limit - 1));
+  }
+
+  async outlines(receivedSince: number, limit: number): Promise<DeliveryOutline[]> {
+    this.assertOpen();
+    const outlines: DeliveryOutline[] = [];
+    // Newest first by seq; a replayed row has a new seq and its old reception time, so rows
+    // older than `receivedSince` may sit among newer ones: page on until the index ends.
+    for (let start = 0; outlines.length < limit; start += OUTLINE_PAGE) {
+      const ids = await this.client.zrevrange(this.keys.all, start, start + OUTLINE_PAGE - 1);
+      if (ids.length === 0) break;
+      const pipeline = this.client.pipeline();
+      for (const id of ids) pipeline.hmget(this.keys.delivery(id), ...OUTLINE_FIELDS);
+      const replies = (await pipeline.exec()) ?? [];
+      for (const [index, [error, values]] of replies.entries()) {
+        if (error) throw error;
+        const outline = this.outlineOf(ids[index] ?? '', values);
+        if (outline && outline.receivedAt >= receivedSince) outlines.push(outline);
+        if (outlines.length >= limit) break;
+      }
+    }
+    return outlines;
+  }
+
+  /** An `hmget` of `OUTLINE_FIELDS` as an outline; undefined for a row pruned meanwhile. */
+  private outlineOf(id: string, values: unknown): DeliveryOutline | undefined {
+    if (Array.isArray(values) && values[0] === null) return undefined;
+    const parsed = outlineSchema.safeParse(values);
+    if (!parsed.success) {
+      throw new Error(
+        `the journal row at Redis key "${this.keys.delivery(id)}" is damaged: ${parsed.error.issues[0]?.message ?? 'unreadable'}`,
+      );
+    }
+    const [rowId, route, status, receivedAt, attemptLog, agent] = parsed.data;
+    return { id: rowId, route, status, receivedAt, attemptLog, agent };
   }
 
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {

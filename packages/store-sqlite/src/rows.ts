@@ -5,6 +5,7 @@
 import {
   agentAccountingSchema,
   attemptLogSchema,
+  type DeliveryOutline,
   type DeliveryRecord,
   type DeliveryStatus,
   type QueuedDelivery,
@@ -191,6 +192,32 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     );
   }
   return record;
+}
+
+/** The outline columns of a `deliveries` row, checked like a whole row. */
+export function outlineFromRow(row: unknown): DeliveryOutline {
+  if (!isPlainObject(row)) {
+    throw new Error(
+      `the deliveries row "?" in the journal is damaged: (row) expected object, got ${typeOf(row)}; ` +
+        `delete that row or restore the file from a backup`,
+    );
+  }
+  const c = new RowChecker(row);
+  const outline: DeliveryOutline = {
+    id: c.string('id'),
+    route: c.string('route'),
+    status: c.status('status'),
+    receivedAt: c.number('received_at'),
+    attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
+    agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
+  };
+  if (c.problems.length > 0) {
+    throw new Error(
+      `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +
+        `delete that row or restore the file from a backup`,
+    );
+  }
+  return outline;
 }
 
 /** A `subscriptions` row as the core's `Subscription`. */

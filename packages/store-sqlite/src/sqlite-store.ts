@@ -8,6 +8,7 @@ import {
   type AcceptResult,
   type AgentAccounting,
   type DeliveryFilter,
+  type DeliveryOutline,
   type DeliveryRecord,
   type NewDelivery,
   type RefusedStatus,
@@ -23,7 +24,13 @@ import { openDatabase } from './connection.js';
 import { BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './store-options.js';
 import { GroupCommit } from './group-commit.js';
 import { journalId } from './journal-id.js';
-import { deliveryFromRow, queuedFromRow, subscriptionFromRow, subscriptionToRow } from './rows.js';
+import {
+  deliveryFromRow,
+  outlineFromRow,
+  queuedFromRow,
+  subscriptionFromRow,
+  subscriptionToRow,
+} from './rows.js';
 import { prepareStatements, type DeliveryInsert, type Statements } from './statements.js';
 
 /** An accept waiting for its batch: the row to insert, serialized before the batch runs. */
@@ -168,6 +175,13 @@ export class SqliteStore implements Store {
             ? list.byStatus.all({ status, limit })
             : list.all.all({ limit });
     return rows.map(deliveryFromRow);
+  }
+
+  async outlines(receivedSince: number, limit: number): Promise<DeliveryOutline[]> {
+    this.assertOpen();
+    this.settle();
+    if (limit <= 0) return [];
+    return this.statements.outlines.all({ since: receivedSince, limit }).map(outlineFromRow);
   }
 
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {

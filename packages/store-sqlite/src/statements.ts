@@ -64,6 +64,8 @@ export interface Statements {
   newestByDeliveryId: Statement<[string]>;
   queued: Statement<[number, number]>;
   list: Record<'all' | 'byRoute' | 'byStatus' | 'byRouteAndStatus', Statement<ListParams>>;
+  /** The outline columns of rows received since a time, newest first (no payload join). */
+  outlines: Statement<{ since: number; limit: number }>;
   requeue: Statement<{ id: string; attempt_log: string }>;
   running: Statement<[]>;
   /** Changes one row, or none when the id is unknown; `byId` reads it back. */
@@ -131,6 +133,10 @@ export function prepareStatements(db: Database.Database): Statements {
       byStatus: listBy('WHERE status = @status'),
       byRouteAndStatus: listBy('WHERE route = @route AND status = @status'),
     },
+    outlines: db.prepare<{ since: number; limit: number }>(
+      `SELECT id, route, status, received_at, attempt_log, agent FROM deliveries
+         WHERE received_at >= @since ORDER BY seq DESC LIMIT @limit`,
+    ),
     requeue: db.prepare<{ id: string; attempt_log: string }>(
       `UPDATE deliveries SET status = 'queued', attempt_log = @attempt_log WHERE id = @id`,
     ),

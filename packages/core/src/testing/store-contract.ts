@@ -325,6 +325,61 @@ const readChecks = [
     assert.deepStrictEqual(await listIds(c.store, { route: 'a', status: 'queued' }), [a2.id]);
     assert.deepStrictEqual(await listIds(c.store, { limit: 1 }), [b1.id]);
   }),
+
+  check(
+    'outlines gives rows received since a time, newest first, without their payloads',
+    async (c) => {
+      const old = await c.acceptNew({ route: 'a', receivedAt: c.t0 - 10 });
+      const ran = await c.acceptNew({ route: 'a', receivedAt: c.t0 });
+      const refused = await c.acceptNew({ route: 'b', receivedAt: c.t0 + 5 });
+      const queued = await c.acceptNew({ route: 'b', receivedAt: c.t0 + 6 });
+      const agent = {
+        runner: 'openai',
+        usage: { promptTokens: 90, completionTokens: 10, totalTokens: 100 },
+      };
+      await c.store.markRunning(ran.id, c.t0 + 1);
+      await c.store.saveProgress(ran.id, { agent });
+      await c.store.markDelivered(ran.id, c.t0 + 3);
+      await c.store.markRunning(refused.id, c.t0 + 6);
+      await c.store.markRefused(refused.id, 'denied', 'permission', c.t0 + 7);
+
+      const outlines = await c.store.outlines(c.t0, 10);
+      assert.deepStrictEqual(outlines, [
+        {
+          id: queued.id,
+          route: 'b',
+          status: 'queued',
+          receivedAt: c.t0 + 6,
+          attemptLog: [],
+          agent: null,
+        },
+        {
+          id: refused.id,
+          route: 'b',
+          status: 'denied',
+          receivedAt: c.t0 + 5,
+          attemptLog: [
+            { attempt: 1, startedAt: c.t0 + 6, finishedAt: c.t0 + 7, error: 'permission' },
+          ],
+          agent: null,
+        },
+        {
+          id: ran.id,
+          route: 'a',
+          status: 'delivered',
+          receivedAt: c.t0,
+          attemptLog: [{ attempt: 1, startedAt: c.t0 + 1, finishedAt: c.t0 + 3, error: null }],
+          agent,
+        },
+      ]);
+      assert.ok(!outlines.some((outline) => outline.id === old.id));
+      assert.deepStrictEqual(
+        (await c.store.outlines(c.t0, 2)).map((outline) => outline.id),
+        [queued.id, refused.id],
+      );
+      assert.deepStrictEqual(await c.store.outlines(c.t0, 0), []);
+    },
+  ),
 ];
 
 const attemptChecks = [

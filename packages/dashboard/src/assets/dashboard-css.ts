@@ -74,6 +74,50 @@ pre.block {
 .actions p { margin: 0; color: var(--muted); font-size: 0.9rem; }
 form.login { max-width: 26rem; display: flex; flex-direction: column; gap: 0.75rem; }
 form.login label { font-weight: 600; }
+/* Charts (server-rendered SVG). Okabe–Ito colours, which read apart with any colour vision;
+   each series also has its name in the legend, its tooltip and the table of numbers. */
+.window-switch { display: flex; gap: 0.5rem; margin: 0 0 1rem; }
+.window-switch a {
+  padding: 0.3rem 0.8rem; border: 1px solid var(--accent); border-radius: 999px; text-decoration: none;
+}
+.window-switch a[aria-current="page"] { background: var(--accent); color: #fff; }
+.chart { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem 1rem; margin: 0 0 1rem; }
+.chart figcaption { font-weight: 600; margin-bottom: 0.25rem; }
+.chart-row { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 30rem), 1fr)); gap: 0 1rem; }
+.chart-scroll { overflow-x: auto; }
+.chart-scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.chart-svg { display: block; width: 100%; height: auto; overflow: visible; }
+/* Below these widths the text would shrink past reading: the chart scrolls sideways instead. */
+.chart-svg.chart-wide { min-width: 44rem; }
+.chart-svg.chart-narrow { min-width: 26rem; }
+.chart-svg text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; fill: var(--muted); }
+.chart-svg .axis-title { fill: var(--ink); font-weight: 600; }
+.chart-svg .grid { stroke: var(--line); stroke-width: 1; }
+.chart-svg .baseline, .chart-svg .tick-mark { stroke: var(--muted); stroke-width: 1; }
+.chart-svg rect.bar { fill: var(--series); stroke: var(--panel); stroke-width: 0.5; }
+.chart-svg rect.bar:hover { stroke: var(--ink); stroke-width: 1.5; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style: none; margin: 0 0 0.5rem; padding: 0; font-size: 0.9rem; }
+.legend li { display: flex; align-items: center; gap: 0.35rem; }
+.legend .swatch { width: 0.9rem; height: 0.9rem; border-radius: 2px; background: var(--series); border: 1px solid rgba(0, 0, 0, 0.25); }
+.legend-total { color: var(--muted); font-variant-numeric: tabular-nums; }
+.chart-numbers summary { cursor: pointer; color: var(--accent); font-size: 0.9rem; margin-top: 0.25rem; }
+.chart-numbers .table-wrap { margin-top: 0.5rem; max-height: 20rem; overflow: auto; }
+.series-delivered { --series: #009e73; }
+.series-failed { --series: #d55e00; }
+.series-ignored { --series: #bbbbbb; }
+.series-superseded { --series: #56b4e9; }
+.series-denied { --series: #cc79a7; }
+.series-over_budget { --series: #e69f00; }
+.series-p50 { --series: #56b4e9; }
+.series-p95 { --series: #0072b2; }
+.series-route-0 { --series: #0072b2; }
+.series-route-1 { --series: #e69f00; }
+.series-route-2 { --series: #009e73; }
+.series-route-3 { --series: #cc79a7; }
+.series-route-4 { --series: #56b4e9; }
+.series-route-5 { --series: #d55e00; }
+.series-route-6 { --series: #f0e442; }
+.series-other { --series: #999999; }
 @media (max-width: 720px) {
   main { padding: 0.75rem; }
   table.cards thead { position: absolute; left: -9999px; }
