@@ -15,11 +15,18 @@ const usage = (promptTokens: number, completionTokens: number) => ({
 });
 
 /** One gateway's attempt machinery with a `dry-run` runner played by `run`. */
-async function setup(run: (request: RunRequest, attempt: number) => Promise<RunResult>) {
+async function setup(
+  run: (request: RunRequest, attempt: number) => Promise<RunResult>,
+  route: Record<string, unknown> = {},
+) {
   const config = parseConfig({
     platforms: {
       webhook: {
-        extra: { host: '127.0.0.1', retry_backoff_ms: 5, routes: { review: { secret: 's' } } },
+        extra: {
+          host: '127.0.0.1',
+          retry_backoff_ms: 5,
+          routes: { review: { secret: 's', ...route } },
+        },
       },
     },
   });
@@ -28,8 +35,8 @@ async function setup(run: (request: RunRequest, attempt: number) => Promise<RunR
     { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
     undefined,
   );
-  let attempt = 0;
-  hooks.run.for('dry-run').tapPromise('test', (request) => run(request, ++attempt));
+  let runs = 0;
+  hooks.run.for('dry-run').tapPromise('test', (request) => run(request, ++runs));
   const events: AttemptEvent[] = [];
   hooks.attemptFinished.tap('test', (event) => void events.push(event));
   const store = new MemoryStore();
@@ -59,7 +66,8 @@ async function setup(run: (request: RunRequest, attempt: number) => Promise<RunR
   );
   if (!accepted.accepted) throw new Error('not accepted');
   const id = accepted.record.id;
-  return { store, events, attempt: () => runAttempt(deps, id, new AbortController().signal), id };
+  const attempt = (interrupt = new AbortController().signal) => runAttempt(deps, id, interrupt);
+  return { store, events, attempt, id };
 }
 
 describe('what an attempt spends', () => {
@@ -109,6 +117,33 @@ describe('what an attempt spends', () => {
     const row = await store.get(id);
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row?.agent?.usage?.totalTokens).toBe(1100);
+  });
+
+  it('keeps the tokens of a run cut short by agent.timeout_s', async () => {
+    const { store, events, attempt, id } = await setup(
+      (request) => {
+        request.reportAccounting({ runner: 'openai', usage: usage(60, 6) });
+        return new Promise<RunResult>(() => undefined);
+      },
+      { agent: { timeout_s: 0.05 } },
+    );
+    expect(await attempt()).toMatchObject({
+      status: 'retry',
+      error: 'agent run (dry-run) timed out after 0.05 s',
+    });
+    expect((await store.get(id))?.agent?.usage).toEqual(usage(60, 6));
+    expect(events[0]?.spent?.usage).toEqual(usage(60, 6));
+  });
+
+  it('keeps the tokens of a run the gateway stopped, leaving the row to run again', async () => {
+    const stop = new AbortController();
+    const { store, attempt, id } = await setup(async (request) => {
+      request.reportAccounting({ runner: 'openai', usage: usage(8, 2) });
+      stop.abort();
+      throw new Error('stopped');
+    });
+    expect((await attempt(stop.signal)).status).toBe('interrupted');
+    expect(await store.get(id)).toMatchObject({ status: 'running', agent: { usage: usage(8, 2) } });
   });
 
   it('spends nothing in an attempt that reuses the answer an earlier one kept', async () => {
