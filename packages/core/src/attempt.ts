@@ -117,10 +117,12 @@ export async function runAttempt(
   let target: string | null = null;
   let runMs: number | undefined;
   // What the agent spent in this attempt, as its runner last reported; added to the row's total
-  // (earlier attempts) once, when the run ends, whether it answered or not.
+  // (earlier attempts) once, when the run ends, whether it answered or not. Reports after that
+  // (a run still winding down after a timeout) change nothing.
   let spent: AgentAccounting | undefined;
-  let spentSaved = false;
+  let spentAdded = false;
   const addSpent = (): void => {
+    spentAdded = true;
     if (spent) record = { ...record, agent: addAccounting(started.agent, spent) };
   };
   // The rendered prompt is written without waiting: the store commits writes in order, so it is
@@ -198,7 +200,7 @@ export async function runAttempt(
           log,
           signal,
           reportAccounting: (accounting) => {
-            spent = accounting;
+            if (!spentAdded) spent = accounting;
           },
         }),
         agent.timeout_s * 1000,
@@ -216,7 +218,6 @@ export async function runAttempt(
       addSpent();
       record = { ...record, answer };
       // Committed before the target is called: after a crash there, the agent does not run again.
-      spentSaved = true;
       await store.saveProgress(record.id, {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
@@ -252,11 +253,11 @@ export async function runAttempt(
     return { status: 'delivered', record };
   } catch (error) {
     await Promise.all(saves);
-    if (spent && !spentSaved) {
+    if (!spentAdded) {
       // A run that failed, timed out or was stopped still spent its tokens: they count.
       addSpent();
       const agentTotal = record.agent;
-      if (agentTotal) {
+      if (spent && agentTotal) {
         await store.saveProgress(record.id, { agent: agentTotal }).catch((saveError: unknown) => {
           log.error({ err: errorMessage(saveError) }, 'could not save what the agent spent');
         });
