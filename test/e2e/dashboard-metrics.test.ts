@@ -130,6 +130,7 @@ beforeAll(async () => {
                   base_url: chat.url,
                   model: 'fake-model',
                   terminal: { enabled: false },
+                  prices: { prompt_per_1k: 2, completion_per_1k: 10, currency: 'EUR' },
                 },
               },
             },
@@ -269,6 +270,13 @@ describe('metrics after a known sequence of requests', () => {
       'kind=prompt,model=fake-model,route=priced': 11,
       'kind=completion,model=fake-model,route=priced': 7,
     });
+  });
+
+  it('adds what those tokens cost at agent.prices, by route, model and currency', async () => {
+    // 11 prompt tokens at 2 and 7 completion tokens at 10 per 1k
+    const cost = seriesOf(await samples(), 'webhook_agent_cost_total');
+    expect(Object.keys(cost)).toEqual(['currency=EUR,model=fake-model,route=priced']);
+    expect(cost['currency=EUR,model=fake-model,route=priced']).toBeCloseTo(0.092, 9);
   });
 
   it('includes the default process metrics and answers in the text format', async () => {

@@ -173,6 +173,7 @@ describe('deliveries list', () => {
       durationMs: 2_100,
       lastError: 'messenger_c (Slack): Slack answered HTTP 500',
       tokens: null,
+      cost: null,
     });
   });
 

@@ -132,6 +132,35 @@ describe('webhook-gateway config validate', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it("names the key path of a route's bad agent.prices", async () => {
+    const result = await validate({
+      platforms: {
+        webhook: {
+          extra: {
+            routes: {
+              reviews: {
+                secret: 'a-secret-of-enough-length',
+                agent: { prices: { prompt_per_1k: 0.003, completion_per_1k: -1, currency: 'usd' } },
+              },
+            },
+          },
+        },
+      },
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^invalid config: platforms\.webhook\.extra\.routes\.reviews\.agent\.prices\.completion_per_1k: /,
+        ),
+        expect.stringMatching(
+          /^invalid config: platforms\.webhook\.extra\.routes\.reviews\.agent\.prices\.currency: must be a three-letter currency code/,
+        ),
+      ]),
+    );
+  });
+
   it.each([
     [
       'a route without a secret',
@@ -201,5 +230,15 @@ describe('webhook-gateway config schema', () => {
     expect(schema.$schema).toContain('json-schema.org');
     expect(Object.keys(schema.properties)).toEqual(['plugins', 'store', 'agent', 'platforms']);
     expect(schema.additionalProperties).toBe(false);
+  });
+
+  it("includes the agent's spending keys", async () => {
+    const result = await runCli(['config', 'schema']);
+    const schema = JSON.parse(result.stdout) as {
+      properties: { agent: { properties: Record<string, { required?: string[] }> } };
+    };
+    const agent = schema.properties.agent.properties;
+    expect(agent.max_tokens_per_delivery).toMatchObject({ type: 'integer' });
+    expect(agent.prices).toMatchObject({ required: ['prompt_per_1k', 'completion_per_1k'] });
   });
 });

@@ -23,6 +23,7 @@ export interface ListedDelivery {
   durationMs: number | null;
   lastError: string | null;
   tokens: number | null;
+  cost: { amount: number; currency: string } | null;
 }
 
 /** `deliveries show --json`. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { AgentConfig, AgentKeys } from '@webhook-gateway/core';
+import { pricesSchema } from './spending.js';
 
 const terminalFields = {
   enabled: z.boolean(),
@@ -40,6 +41,10 @@ const settings = {
   system_prompt: z.string().optional(),
   terminal: terminalSchema.prefault({}),
   skills_dirs: z.array(z.string()).default([]),
+  /** Tokens one delivery may spend over all its attempts (runners that count tokens: `openai`). */
+  max_tokens_per_delivery: z.int().positive().optional(),
+  /** Money per 1,000 tokens: the delivery's cost is journaled, and counted in the metrics. */
+  prices: pricesSchema.optional(),
 };
 
 /** The agent plugin's keys; a route's overrides have no defaults, so only what it sets wins. */
@@ -55,6 +60,8 @@ export const agentKeys = {
     system_prompt: settings.system_prompt,
     terminal: z.strictObject(terminalFields).partial().optional(),
     skills_dirs: settings.skills_dirs.removeDefault().optional(),
+    max_tokens_per_delivery: settings.max_tokens_per_delivery,
+    prices: settings.prices,
   },
 } satisfies AgentKeys;
 

@@ -2,7 +2,9 @@
  * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
  * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` until it
  * answers without tool calls; that message's content is the answer. The rendered prompt (skill,
- * framed event data) is the user message as it is.
+ * framed event data) is the user message as it is. After each model turn the run reports what it
+ * spent (tokens, and their cost at `agent.prices`) and stops once the delivery's tokens, earlier
+ * attempts included, pass `agent.max_tokens_per_delivery`.
  */
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 import { addUsage, emptyAccounting } from './accounting.js';
@@ -10,6 +12,7 @@ import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
 import { openAISettings } from './openai-settings.js';
 import type { RetryPolicy } from './retry.js';
+import { costOf, tokenBudgetExceeded, tokensSpentBefore } from './spending.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { answerToolCall, type ToolCallContext } from './tool-calls.js';
 import { TERMINAL_TOOL } from './terminal-tool.js';
@@ -55,6 +58,14 @@ export async function runOpenAI(
     ...(deps.sleep ? { sleep: deps.sleep } : {}),
   };
   const accounting = emptyAccounting(settings.model);
+  const spentBefore = tokensSpentBefore(request.delivery);
+  const limit = settings.maxTokensPerDelivery;
+  // Earlier attempts may have used it all (a retry after a failed turn, a replay).
+  if (limit !== undefined && spentBefore >= limit) {
+    throw tokenBudgetExceeded(limit, spentBefore, request.delivery.attempts);
+  }
+  /** Hands core a copy of what this run has spent so far. */
+  const report = (): void => request.reportAccounting(structuredClone(accounting));
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
@@ -75,6 +86,16 @@ export async function runOpenAI(
     const reply = toAssistantReply(await createChatCompletion(body, endpoint), turn);
     accounting.turns = turn;
     accounting.usage = addUsage(accounting.usage, reply.usage);
+    if (settings.prices) accounting.cost = costOf(accounting.usage, settings.prices);
+    report();
+    const spent = spentBefore + accounting.usage.totalTokens;
+    if (limit !== undefined && spent > limit) {
+      log.warn(
+        { model: settings.model, turns: turn, total_tokens: spent, limit },
+        'agent stopped: token budget of the delivery exceeded',
+      );
+      throw tokenBudgetExceeded(limit, spent, request.delivery.attempts);
+    }
     if (reply.toolCalls.length === 0) {
       log.info(
         {
@@ -96,6 +117,7 @@ export async function runOpenAI(
         content: await answerToolCall(call, toolContext),
       });
     }
+    report();
   }
   throw new Error(
     `agent stopped after ${settings.maxTurns} turns without a final answer (agent.max_turns)`,

@@ -4,6 +4,7 @@
  */
 import type { AgentConfig } from '@webhook-gateway/core';
 import { agentSettings, type TerminalConfig } from './agent-settings.js';
+import type { Prices } from './spending.js';
 
 /** What one `openai` run needs, checked. */
 export interface OpenAISettings {
@@ -15,6 +16,10 @@ export interface OpenAISettings {
   temperature: number | undefined;
   systemPrompt: string | undefined;
   terminal: TerminalConfig;
+  /** Tokens the delivery may spend over all its attempts; undefined: no limit. */
+  maxTokensPerDelivery: number | undefined;
+  /** Undefined when `agent.prices` is not set: no cost is computed. */
+  prices: Prices | undefined;
 }
 
 /**
@@ -69,5 +74,7 @@ export function openAISettings(block: AgentConfig, env: NodeJS.ProcessEnv): Open
     temperature: agent.temperature,
     systemPrompt: agent.system_prompt,
     terminal: agent.terminal,
+    maxTokensPerDelivery: agent.max_tokens_per_delivery,
+    prices: agent.prices,
   };
 }

@@ -3,10 +3,16 @@
  * answer) → deliver, then the outcome written to the store. Queues (the in-process pool, a
  * shared-queue worker) decide when to call it; this decides what an attempt is.
  */
+import { addAccounting } from './agent-accounting.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
-import { headShaOf, type DeliveryRecord, type RefusedStatus } from './delivery.js';
+import {
+  headShaOf,
+  type AgentAccounting,
+  type DeliveryRecord,
+  type RefusedStatus,
+} from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -110,6 +116,15 @@ export async function runAttempt(
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
+  // What the agent spent in this attempt, as its runner last reported; added to the row's total
+  // (earlier attempts) once, when the run ends, whether it answered or not. Reports after that
+  // (a run still winding down after a timeout) change nothing.
+  let spent: AgentAccounting | undefined;
+  let spentAdded = false;
+  const addSpent = (): void => {
+    spentAdded = true;
+    if (spent) record = { ...record, agent: addAccounting(started.agent, spent) };
+  };
   // The rendered prompt is written without waiting: the store commits writes in order, so it is
   // in the journal no later than the answer or outcome written after it, and the run starts
   // without a commit round trip. A failed save is logged; it never changes the outcome.
@@ -151,6 +166,7 @@ export async function runAttempt(
           error: refusal.reason,
           durationMs: Date.now() - startedAt,
           runMs: undefined,
+          spent: undefined,
         });
         return { status: refusal.status, record: refused, reason: refusal.reason };
       }
@@ -183,6 +199,9 @@ export async function runAttempt(
           home: deps.home,
           log,
           signal,
+          reportAccounting: (accounting) => {
+            if (!spentAdded) spent = accounting;
+          },
         }),
         agent.timeout_s * 1000,
         `agent run (${agent.runner})`,
@@ -195,11 +214,13 @@ export async function runAttempt(
         });
       }
       answer = result.answer;
-      record = { ...record, answer, ...(result.accounting ? { agent: result.accounting } : {}) };
+      spent = result.accounting ?? spent;
+      addSpent();
+      record = { ...record, answer };
       // Committed before the target is called: after a crash there, the agent does not run again.
       await store.saveProgress(record.id, {
         answer,
-        ...(result.accounting ? { agent: result.accounting } : {}),
+        ...(spent && record.agent ? { agent: record.agent } : {}),
       });
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
@@ -227,10 +248,21 @@ export async function runAttempt(
       status: 'delivered',
       durationMs: Date.now() - startedAt,
       runMs,
+      spent,
     });
     return { status: 'delivered', record };
   } catch (error) {
     await Promise.all(saves);
+    if (!spentAdded) {
+      // A run that failed, timed out or was stopped still spent its tokens: they count.
+      addSpent();
+      const agentTotal = record.agent;
+      if (spent && agentTotal) {
+        await store.saveProgress(record.id, { agent: agentTotal }).catch((saveError: unknown) => {
+          log.error({ err: errorMessage(saveError) }, 'could not save what the agent spent');
+        });
+      }
+    }
     if (interrupt.aborted) return { status: 'interrupted', record };
     const message = errorMessage(error);
     const now = Date.now();
@@ -245,6 +277,7 @@ export async function runAttempt(
         error: message,
         durationMs,
         runMs,
+        spent,
       });
       return { status: 'failed', record, error: message };
     }
@@ -263,6 +296,7 @@ export async function runAttempt(
       error: message,
       durationMs,
       runMs,
+      spent,
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
   }

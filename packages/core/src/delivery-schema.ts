@@ -49,4 +49,5 @@ export const agentAccountingSchema = z.object({
   usage: z
     .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
     .optional(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
 });

@@ -66,13 +66,31 @@ export interface ToolCallRecord {
   refused?: string;
 }
 
-/** What an agent run cost and did. */
+/** Tokens a model reported using. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** Money at `agent.prices`: an amount in a currency (an ISO 4217 code such as `USD`). */
+export interface AgentCost {
+  amount: number;
+  currency: string;
+}
+
+/**
+ * What an agent run cost and did. On a journal row it is the delivery's total: every attempt
+ * that ran the agent added to it (`addAccounting`), retries included.
+ */
 export interface AgentAccounting {
   runner: string;
   model?: string;
   turns?: number;
   toolCalls?: ToolCallRecord[];
-  usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
+  usage?: TokenUsage;
+  /** Set when `agent.prices` is: what the tokens cost. */
+  cost?: AgentCost;
 }
 
 /** One try at running and delivering. */

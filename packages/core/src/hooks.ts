@@ -97,10 +97,16 @@ export interface RunRequest {
   log: Logger;
   /** Aborted when the gateway stops or the run times out. */
   signal: AbortSignal;
+  /**
+   * What this run has spent so far. A runner that counts tokens calls it after each model turn,
+   * so a run that then fails, times out or is stopped still adds its tokens to the delivery's.
+   */
+  reportAccounting(accounting: AgentAccounting): void;
 }
 
 export interface RunResult {
   answer: string;
+  /** What this run did and spent (core adds it to what earlier attempts spent). */
   accounting?: AgentAccounting;
 }
 
@@ -147,8 +153,13 @@ export interface AttemptEvent {
   status: 'delivered' | 'retry' | 'failed' | RefusedStatus;
   error?: string;
   durationMs: number;
-  /** How long the agent ran, when it ran in this attempt. */
+  /** How long the agent ran, when it ran in this attempt and answered. */
   runMs: number | undefined;
+  /**
+   * What the agent spent in this attempt, when it ran (answered or not); `record.agent` is the
+   * delivery's total over its attempts.
+   */
+  spent: AgentAccounting | undefined;
 }
 
 /** One route's share of a reconcile pass (see `@webhook-gateway/reconcile`). */

@@ -70,6 +70,8 @@ export type {
   RefusedStatus,
   AttemptRecord,
   AgentAccounting,
+  AgentCost,
+  TokenUsage,
   ToolCallRecord,
 } from './delivery.js';
 

@@ -31,6 +31,7 @@ const attempt = (overrides: Partial<AttemptEvent>): AttemptEvent => ({
   status: 'delivered',
   durationMs: 10,
   runMs: 2_000,
+  spent: undefined,
   ...overrides,
 });
 
@@ -129,11 +130,12 @@ describe('createGatewayMetrics', () => {
 
   it('adds tokens by route only for attempts in which the agent ran', async () => {
     const usage = { promptTokens: 120, completionTokens: 30, totalTokens: 150 };
-    const record = deliveryRecord({ agent: { runner: 'openai', usage } });
+    const spent = { runner: 'openai', usage };
+    const record = deliveryRecord({ agent: spent });
     const metrics = metricsFor();
-    metrics.observeAttempt(attempt({ record, status: 'retry', error: 'target down' }));
+    metrics.observeAttempt(attempt({ record, spent, status: 'retry', error: 'target down' }));
     // the next attempt reuses the kept answer: no new run, no new tokens
-    metrics.observeAttempt(attempt({ record, runMs: undefined }));
+    metrics.observeAttempt(attempt({ record, runMs: undefined, spent: undefined }));
     expect(
       await valueOf(metrics, 'webhook_agent_tokens_total', {
         route: 'reviews',
@@ -150,12 +152,61 @@ describe('createGatewayMetrics', () => {
     ).toBe(30);
   });
 
+  it('counts the tokens of a run that failed, and each attempt only once', async () => {
+    const first = {
+      runner: 'openai',
+      model: 'gpt-x',
+      usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000 },
+    };
+    const second = {
+      runner: 'openai',
+      model: 'gpt-x',
+      usage: { promptTokens: 500, completionTokens: 50, totalTokens: 550 },
+    };
+    const metrics = metricsFor();
+    metrics.observeAttempt(
+      attempt({ status: 'retry', runMs: undefined, spent: first, error: 'upstream 502' }),
+    );
+    // the delivery's total is on the record; the counter takes this attempt's run alone
+    const total = {
+      ...second,
+      usage: { promptTokens: 1400, completionTokens: 150, totalTokens: 1550 },
+    };
+    metrics.observeAttempt(attempt({ record: deliveryRecord({ agent: total }), spent: second }));
+    expect(
+      await valueOf(metrics, 'webhook_agent_tokens_total', {
+        route: 'reviews',
+        model: 'gpt-x',
+        kind: 'prompt',
+      }),
+    ).toBe(1400);
+  });
+
+  it('adds money by route, model and currency when the run has a cost', async () => {
+    const metrics = metricsFor();
+    const usage = { promptTokens: 1000, completionTokens: 1000, totalTokens: 2000 };
+    metrics.observeAttempt(attempt({ spent: { runner: 'openai', model: 'm', usage } }));
+    expect(await valueOf(metrics, 'webhook_agent_cost_total', {})).toBeUndefined();
+    const cost = { amount: 0.018, currency: 'USD' };
+    metrics.observeAttempt(attempt({ spent: { runner: 'openai', model: 'm', usage, cost } }));
+    metrics.observeAttempt(attempt({ spent: { runner: 'openai', model: 'm', usage, cost } }));
+    expect(
+      await valueOf(metrics, 'webhook_agent_cost_total', {
+        route: 'reviews',
+        model: 'm',
+        currency: 'USD',
+      }),
+    ).toBeCloseTo(0.036, 9);
+  });
+
   it('ignores a negative token count instead of throwing in a hook', () => {
     const usage = { promptTokens: -1, completionTokens: Number.NaN, totalTokens: 0 };
     const metrics = metricsFor();
     expect(() =>
       metrics.observeAttempt(
-        attempt({ record: deliveryRecord({ agent: { runner: 'x', usage } }) }),
+        attempt({
+          spent: { runner: 'x', usage, cost: { amount: Number.NaN, currency: 'USD' } },
+        }),
       ),
     ).not.toThrow();
   });

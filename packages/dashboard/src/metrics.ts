@@ -1,7 +1,7 @@
 /**
  * The gateway's Prometheus metrics, on a registry of their own: requests by route and outcome,
- * the queue, agent run durations, delivery attempts and failures by target, tokens by route, and
- * the default process metrics. Fed by the observation hooks; nothing here blocks a request.
+ * the queue, agent run durations, delivery attempts and failures by target, tokens and money by
+ * route and model, and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
 import type { AttemptEvent, QueueStats, ReconcileEvent, RequestEvent } from '@webhook-gateway/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -112,6 +112,12 @@ export function createGatewayMetrics(options: {
     labelNames: ['route', 'model', 'kind'] as const,
     registers,
   });
+  const cost = new Counter({
+    name: 'webhook_agent_cost_total',
+    help: 'What the tokens the agent used cost at agent.prices, by route, model and currency (only when prices are set).',
+    labelNames: ['route', 'model', 'currency'] as const,
+    registers,
+  });
   const reconcilePassTime = new Gauge({
     name: 'webhook_reconcile_last_pass_timestamp_seconds',
     help: 'When the last reconcile pass with the forge delivery log finished (Unix time).',
@@ -167,17 +173,21 @@ export function createGatewayMetrics(options: {
       const target = event.target ?? '';
       attempts.inc({ target, status: event.status });
       if (event.status === 'failed') failures.inc({ target });
-      // runMs is set only when the agent ran in this attempt; a retry that reuses the kept
-      // answer must not count the same tokens twice.
-      if (event.runMs === undefined) return;
       const route = event.record.route;
-      runDuration.observe({ route }, event.runMs / 1000);
-      const usage = event.record.agent?.usage;
-      if (usage) {
-        // A runner without a model (a command) is counted under its runner's name.
-        const model = event.record.agent?.model ?? event.record.agent?.runner ?? '';
-        tokens.inc({ route, model, kind: 'prompt' }, countable(usage.promptTokens));
-        tokens.inc({ route, model, kind: 'completion' }, countable(usage.completionTokens));
+      // runMs is set only when the agent ran in this attempt and answered.
+      if (event.runMs !== undefined) runDuration.observe({ route }, event.runMs / 1000);
+      // `spent` is this attempt's run alone (a failed run included): `record.agent` is the
+      // delivery's total, which would count earlier attempts' tokens again.
+      const spent = event.spent;
+      if (!spent) return;
+      // A runner without a model (a command) is counted under its runner's name.
+      const model = spent.model ?? spent.runner;
+      if (spent.usage) {
+        tokens.inc({ route, model, kind: 'prompt' }, countable(spent.usage.promptTokens));
+        tokens.inc({ route, model, kind: 'completion' }, countable(spent.usage.completionTokens));
+      }
+      if (spent.cost) {
+        cost.inc({ route, model, currency: spent.cost.currency }, countable(spent.cost.amount));
       }
     },
   };

@@ -70,17 +70,22 @@ export interface RunRequestParts {
   route?: RouteConfig;
   signal?: AbortSignal;
   log?: Logger;
+  /** The journal row as the attempt sees it (e.g. with what earlier attempts spent). */
+  delivery?: DeliveryRecord;
+  /** Gets what the run has spent so far; default: ignored. */
+  reportAccounting?: RunRequest['reportAccounting'];
 }
 
 /** A run request as the worker pool makes it. */
 export function runRequest(parts: RunRequestParts): RunRequest {
   return {
     prompt: parts.prompt ?? 'Review PR #2 in o/r',
-    delivery: deliveryRecord(),
+    delivery: parts.delivery ?? deliveryRecord(),
     routeConfig: parts.route ?? routeConfig(),
     agent: parts.agent,
     home: parts.home,
     log: parts.log ?? silentLogger(),
     signal: parts.signal ?? new AbortController().signal,
+    reportAccounting: parts.reportAccounting ?? (() => undefined),
   };
 }

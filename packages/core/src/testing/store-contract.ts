@@ -240,6 +240,7 @@ const readChecks = [
         turns: 3,
         toolCalls: [{ tool: 'terminal', command: 'gh pr diff 7', exitCode: 0, durationMs: 120 }],
         usage: { promptTokens: 10, completionTokens: 20, totalTokens: 30 },
+        cost: { amount: 0.00033, currency: 'USD' },
       };
       await c.store.saveProgress(record.id, {
         prompt: 'Review «PR» #7',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../table.js';
-import { LIST_HEADER, deliveryListRow, formatDeliveryList } from './list-format.js';
+import { COST_HEADER, LIST_HEADER, deliveryListRow, formatDeliveryList } from './list-format.js';
 import { testRecord } from './test-support/delivery-record.js';
 
 describe('formatDeliveryList', () => {
@@ -53,6 +53,21 @@ describe('formatDeliveryList', () => {
     );
     expect(queued[4]).toBe('-');
     expect(queued[8]).toBe('-');
+  });
+
+  it('adds a cost column only when a listed delivery has a cost', () => {
+    const usage = { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 };
+    const unpriced = testRecord({ agent: { runner: 'openai', usage } });
+    expect(formatDeliveryList([unpriced]).split('\n')[0]).not.toContain(COST_HEADER);
+    const priced = testRecord({
+      id: 'c5a1d3e0-0000-4000-8000-000000000003',
+      agent: { runner: 'openai', usage, cost: { amount: 0.0045, currency: 'USD' } },
+    });
+    const lines = formatDeliveryList([priced, unpriced]).split('\n');
+    expect(lines[0]?.trimEnd().endsWith(COST_HEADER)).toBe(true);
+    expect(lines[1]?.trimEnd().endsWith('0.0045 USD')).toBe(true);
+    expect(lines[2]?.trimEnd().endsWith('-')).toBe(true);
+    expect(deliveryListRow(priced)).toHaveLength(LIST_HEADER.length);
   });
 
   it("escapes control characters of the sender's action", () => {

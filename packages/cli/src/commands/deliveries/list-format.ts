@@ -1,6 +1,7 @@
 /** The human output of `deliveries list`: one aligned row per delivery, newest first. */
 import type { DeliveryRecord } from '@webhook-gateway/core';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
+import { formatCost } from './money.js';
 import { printable } from './printable.js';
 import { deliveryDurationMs } from './timing.js';
 
@@ -17,12 +18,17 @@ export const LIST_HEADER = [
   'TOKENS',
 ] as const;
 
+/** The column added when a listed delivery has a cost (`agent.prices` was set when it ran). */
+export const COST_HEADER = 'COST';
+
 /**
  * A table row: attempts as "made/allowed", a missing action, duration or token count as "-". The event,
- * action and delivery id come from the sender, so their control characters are escaped.
+ * action and delivery id come from the sender, so their control characters are escaped. With
+ * `withCost`, a last column of money (`-` for a delivery that has none).
  */
-export function deliveryListRow(record: DeliveryRecord): string[] {
-  return [
+export function deliveryListRow(record: DeliveryRecord, withCost = false): string[] {
+  const cost = record.agent?.cost;
+  const row = [
     record.id,
     formatTime(record.receivedAt),
     record.route,
@@ -34,6 +40,8 @@ export function deliveryListRow(record: DeliveryRecord): string[] {
     formatDuration(deliveryDurationMs(record)),
     record.agent?.usage ? String(record.agent.usage.totalTokens) : '-',
   ];
+  if (withCost) row.push(cost ? formatCost(cost) : '-');
+  return row;
 }
 
 /**
@@ -53,6 +61,13 @@ export function formatDeliveryList(
       ? 'no deliveries in the journal'
       : `no deliveries with ${conditions.join(' and ')}`;
   }
+  // Money is shown only where prices are set: most journals would show a column of dashes.
+  const withCost = records.some((record) => record.agent?.cost !== undefined);
+  const header = withCost ? [...LIST_HEADER, COST_HEADER] : LIST_HEADER;
   // Ids must stay whole: they are what `deliveries show` and `replay` take.
-  return formatTable(LIST_HEADER, records.map(deliveryListRow), 72);
+  return formatTable(
+    header,
+    records.map((record) => deliveryListRow(record, withCost)),
+    72,
+  );
 }

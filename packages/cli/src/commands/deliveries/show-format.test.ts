@@ -33,9 +33,11 @@ describe('formatDeliveryDetail', () => {
             { tool: 'terminal', command: 'false', exitCode: 1, durationMs: 4 },
           ],
           usage: { promptTokens: 1200, completionTokens: 300, totalTokens: 1500 },
+          cost: { amount: 0.0081, currency: 'USD' },
         },
       }),
     );
+    expect(text).toContain('  cost        0.0081 USD');
     expect(text).toContain('  runner      openai');
     expect(text).toContain('  model       qwen2.5-coder');
     expect(text).toContain('  turns       3');

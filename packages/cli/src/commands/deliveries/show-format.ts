@@ -1,5 +1,6 @@
 /** The human output of `deliveries show`: fields, headers, attempts, agent, prompt and answer. */
 import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { printable } from './printable.js';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
@@ -112,6 +113,7 @@ function agentSection(agent: AgentAccounting | null): string | undefined {
       `${totalTokens} (prompt ${promptTokens}, completion ${completionTokens})`,
     ]);
   }
+  if (agent.cost !== undefined) fields.push(['cost', formatCost(agent.cost)]);
   let text = `agent\n${formatFields(fields, '  ')}`;
   if (agent.toolCalls !== undefined && agent.toolCalls.length > 0) {
     const rows = agent.toolCalls.map((call, index) => [

@@ -19,6 +19,19 @@ describe('deliverySummary', () => {
       durationMs: 1_860,
       lastError: 'messenger_c (Slack): sending to channel C1 failed: Slack answered HTTP 500',
       tokens: null,
+      cost: null,
+    });
+  });
+
+  it('gives the tokens and cost of every attempt together', () => {
+    const agent = {
+      runner: 'openai',
+      usage: { promptTokens: 2000, completionTokens: 500, totalTokens: 2500 },
+      cost: { amount: 0.0135, currency: 'USD' },
+    };
+    expect(deliverySummary(testRecord({ agent }))).toMatchObject({
+      tokens: 2500,
+      cost: { amount: 0.0135, currency: 'USD' },
     });
   });
 });

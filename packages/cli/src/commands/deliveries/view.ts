@@ -2,7 +2,12 @@
  * The `--json` shapes of `deliveries list` and `deliveries show`: the journal record with times
  * as ISO 8601 text (UTC) and the duration worked out, so scripts need not know the store.
  */
-import type { AgentAccounting, DeliveryRecord, DeliveryStatus } from '@webhook-gateway/core';
+import type {
+  AgentAccounting,
+  AgentCost,
+  DeliveryRecord,
+  DeliveryStatus,
+} from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
 /** A time in ms since the epoch as ISO 8601 text, or null. */
@@ -25,8 +30,10 @@ export interface DeliverySummary {
   finishedAt: string | null;
   durationMs: number | null;
   lastError: string | null;
-  /** The agent's tokens (prompt + completion) of the journaled run; null when none was counted. */
+  /** The agent's tokens (prompt + completion) over every attempt; null when none was counted. */
   tokens: number | null;
+  /** What those tokens cost at `agent.prices`; null when no price was set. */
+  cost: AgentCost | null;
 }
 
 /** One attempt in `deliveries show --json`. */
@@ -70,6 +77,7 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
     durationMs: deliveryDurationMs(record),
     lastError: record.lastError,
     tokens: record.agent?.usage?.totalTokens ?? null,
+    cost: record.agent?.cost ?? null,
   };
 }
 

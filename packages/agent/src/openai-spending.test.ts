@@ -1,0 +1,133 @@
+import type { AgentAccounting } from '@webhook-gateway/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runOpenAI } from './openai-runner.js';
+import { answer, callTools, startFakeOpenAI, type FakeOpenAI } from './test-support/fake-openai.js';
+import { agentConfig, deliveryRecord, runRequest } from './test-support/run-request.js';
+import { cleanup, tempDir } from './test-support/temp.js';
+
+let fake: FakeOpenAI;
+let home: string;
+
+beforeEach(async () => {
+  fake = await startFakeOpenAI();
+  home = await tempDir();
+});
+
+afterEach(async () => {
+  await fake.close();
+  await cleanup();
+});
+
+function agent(extra: Record<string, unknown> = {}) {
+  return agentConfig({ runner: 'openai', base_url: fake.baseUrl, model: 'm', ...extra });
+}
+
+const usage = (prompt: number, completion: number) => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+});
+
+const echo = { arguments: { command: 'echo hi' } };
+
+describe('what an openai run may spend', () => {
+  it('stops after the model turn that passes max_tokens_per_delivery, reporting what it spent', async () => {
+    fake.script(
+      callTools([echo], usage(300, 50)),
+      callTools([echo], usage(400, 60)),
+      answer('never asked for'),
+    );
+    const reports: AgentAccounting[] = [];
+    const run = runOpenAI(
+      runRequest({
+        agent: agent({ max_tokens_per_delivery: 500 }),
+        home,
+        reportAccounting: (accounting) => reports.push(accounting),
+      }),
+    );
+    await expect(run).rejects.toThrow(
+      'token budget of 500 exceeded: 810 tokens spent over 1 attempt (agent.max_tokens_per_delivery)',
+    );
+    await expect(run).rejects.toMatchObject({ retryable: false });
+    expect(fake.requests).toHaveLength(2);
+    expect(reports.at(-1)?.usage).toEqual({
+      promptTokens: 700,
+      completionTokens: 110,
+      totalTokens: 810,
+    });
+  });
+
+  it('counts what earlier attempts of the delivery spent', async () => {
+    fake.script(callTools([echo], usage(100, 10)), answer('never asked for'));
+    const delivery = {
+      ...deliveryRecord(),
+      attempts: 2,
+      agent: {
+        runner: 'openai',
+        usage: { promptTokens: 400, completionTokens: 50, totalTokens: 450 },
+      },
+    };
+    await expect(
+      runOpenAI(runRequest({ agent: agent({ max_tokens_per_delivery: 500 }), home, delivery })),
+    ).rejects.toThrow('token budget of 500 exceeded: 560 tokens spent over 2 attempts');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('does not call the model when earlier attempts used the whole budget', async () => {
+    const delivery = {
+      ...deliveryRecord(),
+      attempts: 3,
+      agent: {
+        runner: 'openai',
+        usage: { promptTokens: 500, completionTokens: 0, totalTokens: 500 },
+      },
+    };
+    await expect(
+      runOpenAI(runRequest({ agent: agent({ max_tokens_per_delivery: 500 }), home, delivery })),
+    ).rejects.toThrow('token budget of 500 exceeded');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('answers within the budget, and prices its tokens at agent.prices', async () => {
+    fake.script(callTools([echo], usage(1000, 200)), answer('done', usage(2000, 300)));
+    const result = await runOpenAI(
+      runRequest({
+        agent: agent({
+          max_tokens_per_delivery: 3500,
+          prices: { prompt_per_1k: 0.003, completion_per_1k: 0.015, currency: 'EUR' },
+        }),
+        home,
+      }),
+    );
+    expect(result.answer).toBe('done');
+    // 3000 prompt tokens at 0.003 and 500 completion tokens at 0.015 per 1k
+    expect(result.accounting?.cost).toEqual({ amount: 0.0165, currency: 'EUR' });
+  });
+
+  it('computes no cost without agent.prices', async () => {
+    fake.script(answer('done'));
+    const result = await runOpenAI(runRequest({ agent: agent(), home }));
+    expect(result.accounting?.cost).toBeUndefined();
+  });
+});
+
+describe('agent.prices and agent.max_tokens_per_delivery in config', () => {
+  it('defaults the currency to USD', () => {
+    expect(agent({ prices: { prompt_per_1k: 0.1, completion_per_1k: 0.2 } }).prices).toEqual({
+      prompt_per_1k: 0.1,
+      completion_per_1k: 0.2,
+      currency: 'USD',
+    });
+  });
+
+  it('names the key path of a bad value', () => {
+    expect(() => agent({ prices: { prompt_per_1k: -1, completion_per_1k: 0.2 } })).toThrow(
+      /agent\.prices\.prompt_per_1k/,
+    );
+    expect(() =>
+      agent({ prices: { prompt_per_1k: 1, completion_per_1k: 2, currency: 'dollars' } }),
+    ).toThrow(/agent\.prices\.currency/);
+    expect(() => agent({ prices: { prompt: 1 } })).toThrow(/agent\.prices/);
+    expect(() => agent({ max_tokens_per_delivery: 0 })).toThrow(/agent\.max_tokens_per_delivery/);
+  });
+});
