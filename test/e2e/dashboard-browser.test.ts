@@ -148,7 +148,13 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
                 reviews: {
                   events: ['pull_request'],
                   prompt: 'Review PR #{number}: {pull_request.title}',
-                  agent: { runner: 'openai', base_url: chat.url, model: 'fake-model' },
+                  agent: {
+                    runner: 'openai',
+                    base_url: chat.url,
+                    model: 'fake-model',
+                    // 22 prompt and 14 completion tokens: 0.022 + 0.028 EUR.
+                    prices: { prompt_per_1k: 1, completion_per_1k: 2, currency: 'EUR' },
+                  },
                 },
                 pushes: { events: ['push'] },
               },
@@ -277,6 +283,7 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
     expect(text).toContain(ANSWER);
     expect(text).toContain('fake-model');
     expect(text).toContain('36 (prompt 22, completion 14)');
+    expect(text).toMatch(/Cost\s*0\.05 EUR/);
     expect(await page.locator('#tool-calls tbody tr').count()).toBe(1);
     expect(await page.locator('#tool-calls').textContent()).toContain('echo reviewed');
     expect(await page.locator('#attempts tbody tr').count()).toBe(1);

@@ -1,4 +1,4 @@
-import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+import type { AgentAccounting, AgentCost, DeliveryRecord } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import {
   agentTimeByRoute,
@@ -21,11 +21,11 @@ const today = Date.UTC(2025, 0, 10);
 
 /** A row that ran one attempt of `ms` with `tokens`, received at `receivedAt`. */
 function ran(
-  overrides: Partial<DeliveryRecord> & { ms?: number; tokens?: number; cost?: unknown },
+  overrides: Partial<DeliveryRecord> & { ms?: number; tokens?: number; cost?: AgentCost },
 ): DeliveryRecord {
   const { ms = 1000, tokens = 100, cost, ...rest } = overrides;
   const receivedAt = rest.receivedAt ?? now - 60_000;
-  const agent: AgentAccounting & { cost?: unknown } = {
+  const agent: AgentAccounting = {
     runner: 'openai',
     usage: { promptTokens: tokens - 10, completionTokens: 10, totalTokens: tokens },
     ...(cost === undefined ? {} : { cost }),
@@ -152,8 +152,11 @@ describe('usagePerDay', () => {
       ran({ route: 'reviews', receivedAt: today + 2, cost: { amount: 0.5, currency: 'USD' } }),
       ran({ route: 'triage', receivedAt: today - 5, cost: { amount: 1.5, currency: 'EUR' } }),
       ran({ route: 'triage', receivedAt: today + 5, cost: { amount: -1, currency: 'USD' } }),
-      ran({ route: 'triage', receivedAt: today + 6, cost: { amount: '2', currency: 'USD' } }),
-      ran({ route: 'triage', receivedAt: today + 7, cost: 'free' }),
+      ran({
+        route: 'triage',
+        receivedAt: today + 6,
+        cost: { amount: Number.NaN, currency: 'USD' },
+      }),
     ];
     const usage = usagePerDay(rows, { now, days: 2 });
     expect([...usage.money.keys()]).toEqual(['USD', 'EUR']);

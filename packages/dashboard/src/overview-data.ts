@@ -123,8 +123,8 @@ export function agentTimeByRoute(
 }
 
 /**
- * What an agent run cost, when its accounting carries one. Read from the journal row as it is:
- * rows written before costs were recorded, or by a runner without prices, have none.
+ * What a delivery's agent runs cost, when its accounting carries one (`agent.prices` was set).
+ * Checked again here because a chart's sum must not turn into NaN on one odd row.
  */
 const costSchema = z.object({
   amount: z.number().finite().nonnegative(),

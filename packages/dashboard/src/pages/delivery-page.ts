@@ -81,6 +81,8 @@ function agentSection(agent: AgentAccounting | null): SafeHtml {
             : '—'
         }
       </dd>
+      <dt>Cost</dt>
+      <dd>${agent.cost ? `${agent.cost.amount} ${agent.cost.currency}` : '—'}</dd>
     </dl>
     <h3>Tool calls</h3>
     ${
