@@ -1,8 +1,9 @@
 /** pino logging: JSON lines in `<home>/logs/gateway.log`, pretty on a TTY as well. */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type Logger = pino.Logger;
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -32,6 +33,11 @@ export interface GatewayLogger {
   flush(): void;
 }
 
+/** pino-pretty, loaded only for a TTY: a service's start-up does not pay for it. */
+function loadPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+}
+
 /**
  * The gateway's logger. The file always gets JSON; a TTY also gets readable lines, and a non-TTY
  * stdout is left to the startup line and command output.
@@ -50,7 +56,7 @@ export function createLogger(options: {
   if (options.tty ?? process.stdout.isTTY) {
     streams.push({
       level: options.level === 'silent' ? 'fatal' : options.level,
-      stream: pretty({ destination: 1, sync: true }),
+      stream: loadPretty()({ destination: 1, sync: true }),
     });
   }
   const log = pino(
