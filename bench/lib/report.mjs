@@ -36,7 +36,7 @@ function num(value, digits = 0) {
 /** Why RSS climbs during a run, and how the capped row tells garbage from retained memory. */
 const GC_NOTE =
   "A busy process promotes its garbage to V8's old generation, collected only at the next full GC; the gateway asks V8 to " +
-  'keep that growth conservative (`--optimize-for-size`). The capped row runs the same load with full GCs forced earlier still: what it holds ' +
+  'keep that growth conservative (`--heap-growing-percent=30`). The capped row runs the same load with full GCs forced earlier still: what it holds ' +
   'is an upper bound of what the gateway retains; the difference to the first row is garbage awaiting collection.';
 
 /**
@@ -385,7 +385,7 @@ const OUTRO = `
   main-thread time, more CPU in all.
 - **Memory.** RSS climbs while the gateway is busy: the climb is garbage that V8 promotes and
   collects only at its next full GC. The gateway asks V8 for conservative heap growth
-  (\`--optimize-for-size\`, see docs/deployment.md); the capped row shows what the same load needs
+  (\`--heap-growing-percent=30\`, see docs/deployment.md); the capped row shows what the same load needs
   when V8 must collect earlier still. To hold a gateway to a hard budget, cap its heap:
   \`NODE_OPTIONS=--max-old-space-size=96 webhook-gateway gateway\`.
   \`--gateway-node-options=…\` runs every gateway of the benchmark with other flags.
