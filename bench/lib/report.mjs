@@ -372,13 +372,29 @@ const OUTRO = `
 - **Noise.** The load generator and the server share two cores, and other work on the machine
   shows in the load averages above. Compare receivers within one run, not across runs.
 - **Where the gateway's time goes.** \`node bench/profile-gateway.mjs [seconds]\` runs the gateway
-  under \`--cpu-prof\` through a saturation run and prints the hottest functions and each
-  package's share (\`--keep=DIR\` keeps the profiles, one per thread). At the time of writing,
-  saturated, the event loop's time went about 27% to SQLite (the accepts and the workers' updates,
-  and their commits), 30% to node:http and Koa, 12% to the HMAC and \`JSON.parse\`, 8% to the
-  workers' runs, 5% to logging and 4% to garbage collection; checkpoints run on their own thread.
-  While the receiver is saturated the workers start one run at a time (intake first), and drain
-  the backlog once the burst ends.
+  under \`--cpu-prof\` through a wrk saturation run and its drain, and prints the hottest
+  functions and each package's share (\`--keep=DIR\` keeps the profiles, one per thread). At the
+  time of writing (issue 20), the main thread's busy time went about 42% to SQLite: the workers'
+  \`markRunning\` with its read-back of the row (and its 6 KB payload parsed again) 15%, the
+  accepts 6%, the other updates 5%, and BEGIN/COMMIT 16%; node:http and Koa about 20%; logging
+  10%; garbage collection 8%; the HMAC and \`JSON.parse\` 7%. Checkpoints run on their own thread.
+- **Statements and commits per delivery.** An accept is a de-duplication SELECT and two INSERTs
+  (row and payload), plus one read and one write of the sequence counter per group commit; the
+  attempt is a savepoint with an UPDATE and the row read back, two UPDATEs (prompt, then answer
+  with its accounting; the same commit with \`dry-run\`) and the final UPDATE: five writes, about
+  ten statements. Saturated, group commits shared them to 0.92 COMMITs per delivery; at a paced
+  400 requests/s, 3 per delivery. A COMMIT of one accept writes about 16 WAL frames (two
+  \`pwrite\`s each), which is most of its cost; larger pages (8 and 16 KB, so the payload has no
+  overflow page) cost more, not less (store-only: 164–176 µs per delivery at 4 KB, 172–188 at
+  8 KB, 187–193 at 16 KB), and were not kept.
+- **Tried in issue 20 and kept** (CPU per request, A/B in interleaved rounds): log lines written
+  in 4 KB batches (−4%; −11% together with the next), the agent's nonce drawn only for framed
+  runners, one AbortController per attempt instead of \`AbortSignal.any\` (−3%),
+  \`--heap-growing-percent=30\` instead of \`--optimize-for-size\` (−20%, peak RSS 147 → 153 MiB),
+  and start-up without execa, the dashboard's app or pino-pretty unless used (995 → 576 modules).
+  Not kept: larger SQLite pages (above). Not tried for want of time: bundling the CLI (most of
+  the start-up left is resolving and compiling ~576 modules), fewer indexes touched per status
+  change (a schema migration).
 - **Issue 3's 0.6× throughput goal** was measured with autocannon sharing the two cores with the
   server; issue 20 replaced it with CPU per request against the bare receiver in the same run
   (the goals table above). A journal writer thread was tried in issue 3 and not kept: less

@@ -33,7 +33,7 @@ export function median(values) {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
     ? /** @type {number} */ (sorted[middle])
-    : /** @type {number} */ ((sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
+    : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 /** @param {typeof TARGETS} targets */
