@@ -5,19 +5,23 @@
  * and the share of each package (inclusive). Not part of `npm run bench`; a tool for whoever
  * makes it faster. `--keep=DIR` copies every thread's profile there (Chrome DevTools opens them).
  *
- *   node bench/profile-gateway.mjs [seconds] [--keep=DIR]
+ *   node bench/profile-gateway.mjs [seconds] [--keep=DIR] [--drain=SECONDS (10)]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gatewayConfig, ROUTE } from './lib/gateway-config.mjs';
 import { runLoad } from './lib/load.mjs';
+import { runWrk, wrkInstalled } from './lib/wrk.mjs';
 import { progress } from './lib/log.mjs';
 import { cliPath, cpuSeconds, killAll, makeHome, removeHome, spawnListening } from './lib/proc.mjs';
 
 const args = process.argv.slice(2);
 const seconds = Number(args.find((arg) => !arg.startsWith('--')) ?? 8);
 const keep = args.find((arg) => arg.startsWith('--keep='))?.slice('--keep='.length);
+const drainS = Number(
+  args.find((arg) => arg.startsWith('--drain='))?.slice('--drain='.length) ?? 10,
+);
 
 /**
  * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number }, children?: number[] }} ProfileNode
@@ -93,19 +97,25 @@ async function main() {
       /\[webhook\] Listening on (\S+):(\d+)/,
     );
     const url = `${gateway.url}/webhooks/${ROUTE}`;
-    await runLoad({ url, connections: 16, durationS: 2 });
+    // wrk when installed (a C load generator takes less of the shared cores), else autocannon.
+    const load = wrkInstalled() ? runWrk : runLoad;
+    await load({ url, connections: 32, durationS: 2, firstNumber: 1 });
     const cpuBefore = cpuSeconds(gateway.pid) ?? NaN;
-    progress(`profiling ${seconds} s at 16 connections`);
-    const load = await runLoad({
+    progress(
+      `profiling ${seconds} s at 32 connections with ${wrkInstalled() ? 'wrk' : 'autocannon'}`,
+    );
+    const result = await load({
       url,
-      connections: 16,
+      connections: 32,
       durationS: seconds,
       firstNumber: 1_000_000,
     });
+    // The workers drain what was accepted before the profile ends.
+    await new Promise((resolve) => setTimeout(resolve, drainS * 1000));
     const cpuUsed = (cpuSeconds(gateway.pid) ?? NaN) - cpuBefore;
     process.stdout.write(
-      `${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
-        `${((cpuUsed / load.ok) * 1e6).toFixed(0)} µs CPU per request\n\n`,
+      `${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ` +
+        `${((cpuUsed / result.ok) * 1e6).toFixed(0)} µs CPU per request (load and ${drainS} s after it)\n\n`,
     );
     await gateway.stop();
     // CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile; thread 0 is the main thread.

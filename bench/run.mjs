@@ -44,15 +44,31 @@ setGatewayNodeOptions(gatewayNodeOptions);
 const SETTINGS = quick
   ? {
       startup: { runs: 2 },
-      throughput: { connections: 16, warmupS: 1, durationS: 3, fixedRate: 1_000 },
+      throughput: {
+        connections: 32,
+        rounds: 1,
+        warmupS: 1,
+        durationS: 2,
+        settleS: 1,
+        fixedRate: 1_000,
+        pacedS: 2,
+      },
       journal: { accepts: 2_000, batch: 16 },
       slowAgent: { deliveries: 160, workers: 16, answerMs: 500 },
       memory: { deliveries: 5_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
     }
   : {
-      startup: { runs: 5 },
-      throughput: { connections: 16, warmupS: 3, durationS: 10, fixedRate: 1_000 },
+      startup: { runs: 7 },
+      throughput: {
+        connections: 32,
+        rounds: 3,
+        warmupS: 2,
+        durationS: 5,
+        settleS: 2,
+        fixedRate: 1_000,
+        pacedS: 5,
+      },
       journal: { accepts: 20_000, batch: 16 },
       slowAgent: { deliveries: 1_000, workers: 16, answerMs: 500 },
       memory: { deliveries: 100_000, connections: 16 },

@@ -1,36 +1,34 @@
-/** Start-up time: spawn → the listening line on stdout, median of a few cold starts. */
+/**
+ * Start-up: spawn → the listening line on stdout, every receiver once per round, rounds
+ * interleaved (so a busy moment on the machine hits all alike); medians.
+ */
 import { progress } from '../lib/log.mjs';
 import { TARGETS } from '../lib/targets.mjs';
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? /** @type {number} */ (sorted[middle])
-    : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
-}
+import { median } from './throughput.mjs';
 
 /**
  * @param {{ runs: number }} settings
  * @returns {Promise<Record<string, { medianMs: number, minMs: number, maxMs: number, runs: number }>>}
  */
 export async function measureStartup(settings) {
+  /** @type {Record<string, number[]>} */
+  const times = Object.fromEntries(TARGETS.map((t) => [t.id, []]));
+  for (let run = 0; run < settings.runs; run++) {
+    for (const target of TARGETS) {
+      const started = await target.start();
+      /** @type {number[]} */ (times[target.id]).push(started.startupMs);
+      await started.stop();
+    }
+  }
   /** @type {Record<string, { medianMs: number, minMs: number, maxMs: number, runs: number }>} */
   const results = {};
   for (const target of TARGETS) {
-    /** @type {number[]} */
-    const times = [];
-    for (let run = 0; run < settings.runs; run++) {
-      const started = await target.start();
-      times.push(started.startupMs);
-      await started.stop();
-    }
+    const all = /** @type {number[]} */ (times[target.id]);
     results[target.id] = {
-      medianMs: median(times),
-      minMs: Math.min(...times),
-      maxMs: Math.max(...times),
-      runs: times.length,
+      medianMs: median(all),
+      minMs: Math.min(...all),
+      maxMs: Math.max(...all),
+      runs: all.length,
     };
     progress(`start-up ${target.id}: median ${results[target.id]?.medianMs.toFixed(0)} ms`);
   }

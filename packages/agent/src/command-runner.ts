@@ -3,7 +3,6 @@
  * route's skill, then the template's output; not framed, see framing.ts) on stdin; its stdout is
  * the answer, a non-zero exit a failure.
  */
-import { execa } from 'execa';
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 import { agentSettings } from './agent-settings.js';
 
@@ -21,6 +20,8 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     );
   }
   const [program, ...args] = argv as [string, ...string[]];
+  // Loaded on first use: a gateway that never runs it does not pay its start-up.
+  const { execa } = await import('execa');
   const result = await execa(program, args, {
     input: request.prompt,
     env: {

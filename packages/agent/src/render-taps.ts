@@ -5,7 +5,7 @@
  * operator's own instruction: it goes on last, before the fence and outside it.
  */
 import type { GatewayHooks } from '@webhook-gateway/core';
-import { frameForRunner, randomNonce } from './framing.js';
+import { frameForRunner, framesEventData, randomNonce } from './framing.js';
 import { addRouteSkill } from './skills.js';
 
 /** Where the agent plugin's render taps run; a tap above `framing` adds text outside the fence. */
@@ -27,8 +27,9 @@ export function tapRender(
   deps: RenderTapDeps = {},
 ): void {
   const nonce = deps.nonce ?? randomNonce;
+  // The nonce is drawn only for a runner whose prompt is framed (not for every delivery).
   render.tap({ name: `${pluginName}:framing`, stage: RENDER_STAGES.framing }, (prompt, context) =>
-    frameForRunner(prompt, context, nonce()),
+    framesEventData(context.agent.runner) ? frameForRunner(prompt, context, nonce()) : prompt,
   );
   render.tapPromise({ name: `${pluginName}:skills`, stage: RENDER_STAGES.skills }, addRouteSkill);
 }

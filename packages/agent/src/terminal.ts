@@ -2,7 +2,6 @@
  * Runs one terminal command with execa: its own process group (so a timeout or a stop kills the
  * whole pipeline, not only the shell), an allowlisted env, capped output, a per-command timeout.
  */
-import { execa } from 'execa';
 import { abortReason } from './abort.js';
 import { capOutput, type CappedOutput } from './output-cap.js';
 import type { TerminalConfig } from './agent-settings.js';
@@ -53,6 +52,8 @@ export async function runTerminalCommand(
   options: TerminalRunOptions,
 ): Promise<TerminalOutcome> {
   const { terminal, signal } = options;
+  // Loaded on first use: a gateway that never runs it does not pay its start-up.
+  const { execa } = await import('execa');
   if (signal.aborted) throw abortReason(signal);
   const forward = forwardedEnvNames(options.env, terminal);
   const { file, args } = options.words

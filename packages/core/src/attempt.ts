@@ -109,8 +109,13 @@ export async function runAttempt(
   if (!started) return { status: 'missing' };
   // What listeners are handed: the row as this attempt leaves it (the store's copy is not changed).
   let record: DeliveryRecord = started;
+  // One controller per attempt, aborted by the queue's interrupt or the run's timeout: cheaper
+  // than AbortSignal.any, which costs every attempt a weakly held composite signal.
   const timeout = new AbortController();
-  const signal = AbortSignal.any([interrupt, timeout.signal]);
+  const forwardInterrupt = (): void => timeout.abort(interrupt.reason);
+  if (interrupt.aborted) forwardInterrupt();
+  else interrupt.addEventListener('abort', forwardInterrupt, { once: true });
+  const signal = timeout.signal;
   const log = deps.log.child({ route: record.route, delivery_id: record.deliveryId });
   const config = deps.config.current();
   const startedAt = Date.now();
@@ -299,6 +304,8 @@ export async function runAttempt(
       spent,
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
+  } finally {
+    interrupt.removeEventListener('abort', forwardInterrupt);
   }
 }
 

@@ -1,8 +1,9 @@
 /** pino logging: JSON lines in `<home>/logs/gateway.log`, pretty on a TTY as well. */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type Logger = pino.Logger;
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -32,6 +33,16 @@ export interface GatewayLogger {
   flush(): void;
 }
 
+/** One write to the log file per this many bytes of lines (each write costs the event loop). */
+const LOG_WRITE_BYTES = 4096;
+/** The longest a line waits in memory before it is written. */
+const LOG_FLUSH_MS = 100;
+
+/** pino-pretty, loaded only for a TTY: a service's start-up does not pay for it. */
+function loadPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+}
+
 /**
  * The gateway's logger. The file always gets JSON; a TTY also gets readable lines, and a non-TTY
  * stdout is left to the startup line and command output.
@@ -43,14 +54,22 @@ export function createLogger(options: {
 }): GatewayLogger {
   const dir = path.join(options.home, 'logs');
   fs.mkdirSync(dir, { recursive: true });
-  const file = pino.destination({ dest: path.join(dir, 'gateway.log'), sync: false, mkdir: true });
+  const file = pino.destination({
+    dest: path.join(dir, 'gateway.log'),
+    sync: false,
+    mkdir: true,
+    // Lines gather up to LOG_WRITE_BYTES per write (a delivery logs four), written at least every
+    // LOG_FLUSH_MS; pino writes out the rest at exit, the gateway at its stop.
+    minLength: LOG_WRITE_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+  });
   const streams: pino.StreamEntry[] = [
     { level: options.level === 'silent' ? 'fatal' : options.level, stream: file },
   ];
   if (options.tty ?? process.stdout.isTTY) {
     streams.push({
       level: options.level === 'silent' ? 'fatal' : options.level,
-      stream: pretty({ destination: 1, sync: true }),
+      stream: loadPretty()({ destination: 1, sync: true }),
     });
   }
   const log = pino(

@@ -3,11 +3,8 @@
  * separate admin listener (`platforms.webhook.extra.admin`) behind the admin token.
  */
 import { ConfigError, definePlugin, errorMessage, type Logger } from '@webhook-gateway/core';
-import { createAdminApp } from './admin-app.js';
-import { listenAdmin, type AdminServer } from './admin-server.js';
+import type { AdminServer } from './admin-server.js';
 import { adminSettingsProblems } from './admin-settings.js';
-import { IgnoredTally } from './ignored-tally.js';
-import { createGatewayMetrics } from './metrics.js';
 import { dashboardOptionsSchema } from './options.js';
 
 export {
@@ -15,12 +12,9 @@ export {
   MIN_ADMIN_TOKEN_LENGTH,
   type AdminSettings,
 } from './admin-settings.js';
-export {
-  createGatewayMetrics,
-  requestRouteLabel,
-  UNKNOWN_ROUTE_LABEL,
-  type GatewayMetrics,
-} from './metrics.js';
+// Types only: the metrics and the admin app (prom-client, Koa's body parser, the pages) are
+// loaded in `setup`, and only when `extra.admin` is set.
+export type { GatewayMetrics } from './metrics.js';
 export { dashboardOptionsSchema, type DashboardOptions } from './options.js';
 
 export const DASHBOARD_PLUGIN_NAME = '@webhook-gateway/dashboard';
@@ -47,11 +41,18 @@ function guarded(log: Logger, what: string, observe: () => void): void {
 export default definePlugin({
   name: DASHBOARD_PLUGIN_NAME,
   options: dashboardOptionsSchema,
-  setup({ hooks, log, config, serving, store, queue }, options) {
+  async setup({ hooks, log, config, serving, store, queue }, options) {
     const admin = config.platforms.webhook.extra.admin;
     if (!admin || !serving || !store || !queue) return;
     const problems = adminSettingsProblems(admin);
     if (problems.length > 0) throw new ConfigError(problems);
+    const [{ createGatewayMetrics }, { createAdminApp }, { listenAdmin }, { IgnoredTally }] =
+      await Promise.all([
+        import('./metrics.js'),
+        import('./admin-app.js'),
+        import('./admin-server.js'),
+        import('./ignored-tally.js'),
+      ]);
     // Checked above; a const keeps the narrowing inside the closures.
     const token = admin.token ?? '';
 

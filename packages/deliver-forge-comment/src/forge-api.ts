@@ -3,7 +3,6 @@
  * who the gateway's account is, and what a commenter may do on a repository. Answers are JSON,
  * checked with zod; a CLI that fails or answers something else is an error naming the request.
  */
-import { execa } from 'execa';
 import type { z } from 'zod';
 import { altforgeEnv } from './altforge-cli.js';
 import { stderrSummary } from './failure.js';
@@ -56,6 +55,8 @@ export async function askForgeApi<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const what = `${client.cli} api ${path}`;
+  // Loaded on first use: a gateway that never runs it does not pay its start-up.
+  const { execa } = await import('execa');
   const result = await execa(client.cli, ['api', path], {
     env: client.env,
     timeout: client.timeoutMs,

@@ -1,5 +1,4 @@
 /** Runs a forge CLI once with text on stdin and reports what happened, without judging it. */
-import { execa } from 'execa';
 
 export interface CliCall {
   cli: string;
@@ -26,6 +25,8 @@ export type CliOutcome =
 const SPAWN_ERRORS = new Set(['ENOENT', 'EACCES', 'ENOEXEC', 'EPERM', 'ENOTDIR', 'EISDIR']);
 
 export async function runCli(call: CliCall): Promise<CliOutcome> {
+  // Loaded on first use: a gateway that never runs it does not pay its start-up.
+  const { execa } = await import('execa');
   const result = await execa(call.cli, call.args, {
     input: call.input,
     env: call.env,

@@ -3,7 +3,6 @@
  * line and headers (the `Link` cursor, `Retry-After`) come back with the body. Any HTTP answer is
  * returned as is; only a CLI that could not be run or gave no answer at all throws.
  */
-import { execa } from 'execa';
 import { ReconcileFailure, type ApiResponse } from './failures.js';
 
 export interface ApiCall {
@@ -25,6 +24,8 @@ const NOT_LOGGED_IN = /auth login|not logged in|no token|authentication required
 
 /** Runs `<cli> api <endpoint> --method <m> --include` and parses what it printed. */
 export async function callForgeApi(call: ApiCall): Promise<ApiResponse> {
+  // Loaded on first use: a gateway that never runs it does not pay its start-up.
+  const { execa } = await import('execa');
   const result = await execa(
     call.cli,
     ['api', call.endpoint, '--method', call.method, '--include'],
