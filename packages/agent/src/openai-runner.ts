@@ -1,18 +1,18 @@
 /**
  * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
- * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` until it
- * answers without tool calls; that message's content is the answer. The rendered prompt (skill,
- * framed event data) is the user message as it is.
+ * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` and
+ * `comment_on_line` until it answers without tool calls; that message's content is the answer,
+ * and the comments it left are its line comments. The rendered prompt (skill, framed event data)
+ * is the user message as it is.
  */
-import type { RunRequest, RunResult } from '@webhook-gateway/core';
+import type { LineComment, RunRequest, RunResult } from '@webhook-gateway/core';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
 import { openAISettings } from './openai-settings.js';
 import type { RetryPolicy } from './retry.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { answerToolCall, type ToolCallContext } from './tool-calls.js';
-import { TERMINAL_TOOL } from './terminal-tool.js';
+import { answerToolCall, offeredTools, type ToolCallContext } from './tool-calls.js';
 
 /** What tests (and embedders) may swap; production uses the defaults. */
 export interface OpenAIRunnerDeps {
@@ -55,6 +55,8 @@ export async function runOpenAI(
     ...(deps.sleep ? { sleep: deps.sleep } : {}),
   };
   const accounting = emptyAccounting(settings.model);
+  const lineComments: LineComment[] = [];
+  const tools = offeredTools(settings.terminal);
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
@@ -63,13 +65,14 @@ export async function runOpenAI(
     signal,
     log,
     record: (call) => void accounting.toolCalls.push(call),
+    comment: (comment) => lineComments.push(comment),
   };
 
   for (let turn = 1; turn <= settings.maxTurns; turn++) {
     const body: ChatRequestBody = {
       model: settings.model,
       messages,
-      ...(settings.terminal.enabled ? { tools: [TERMINAL_TOOL] } : {}),
+      tools,
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     };
     const reply = toAssistantReply(await createChatCompletion(body, endpoint), turn);
@@ -82,10 +85,15 @@ export async function runOpenAI(
           turns: turn,
           tool_calls: accounting.toolCalls.length,
           total_tokens: accounting.usage.totalTokens,
+          line_comments: lineComments.length,
         },
         'agent answered',
       );
-      return { answer: reply.content ?? '', accounting };
+      return {
+        answer: reply.content ?? '',
+        accounting,
+        ...(lineComments.length > 0 ? { lineComments } : {}),
+      };
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
     // One after another, answered in the order asked: a later call may rely on an earlier one.

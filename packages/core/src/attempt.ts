@@ -6,7 +6,13 @@
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
-import { headShaOf, type DeliveryRecord, type RefusedStatus } from './delivery.js';
+import {
+  answerText,
+  headShaOf,
+  type DeliveryRecord,
+  type LineComment,
+  type RefusedStatus,
+} from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -131,6 +137,7 @@ export async function runAttempt(
     const agent = agentForRoute(config.agent, routeConfig.agent);
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
+    let lineComments: LineComment[] = record.lineComments ?? [];
     if (answer === null) {
       const refusal = await hooks.admit.promise({
         delivery: record,
@@ -195,12 +202,15 @@ export async function runAttempt(
         });
       }
       answer = result.answer;
-      record = { ...record, answer, ...(result.accounting ? { agent: result.accounting } : {}) };
-      // Committed before the target is called: after a crash there, the agent does not run again.
-      await store.saveProgress(record.id, {
+      lineComments = result.lineComments ?? [];
+      const produced = {
         answer,
         ...(result.accounting ? { agent: result.accounting } : {}),
-      });
+        ...(lineComments.length > 0 ? { lineComments } : {}),
+      };
+      record = { ...record, ...produced };
+      // Committed before the target is called: after a crash there, the agent does not run again.
+      await store.saveProgress(record.id, produced);
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {
@@ -210,7 +220,10 @@ export async function runAttempt(
       );
     }
     await deliver.promise({
-      answer,
+      // The one place the answer becomes text: targets without lines get the comments after it.
+      answer: answerText(answer, lineComments),
+      summary: answer,
+      lineComments,
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),

@@ -71,12 +71,20 @@ export type {
   AttemptRecord,
   AgentAccounting,
   ToolCallRecord,
+  LineComment,
 } from './delivery.js';
 
-export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus } from './delivery.js';
+export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus, answerText } from './delivery.js';
 
 // The contract a store meets, with the shared queue and rate limiter it may bring.
-export type { Store, AcceptResult, QueuedDelivery, DeliveryFilter, Subscription } from './store.js';
+export type {
+  Store,
+  AcceptResult,
+  QueuedDelivery,
+  DeliveryFilter,
+  DeliveryProgress,
+  Subscription,
+} from './store.js';
 export type {
   DeliveryQueue,
   QueueContext,
@@ -95,6 +103,8 @@ export {
   deliveryStatusSchema,
   attemptLogSchema,
   agentAccountingSchema,
+  lineCommentSchema,
+  lineCommentsSchema,
 } from './delivery-schema.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).

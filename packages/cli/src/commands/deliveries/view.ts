@@ -2,7 +2,12 @@
  * The `--json` shapes of `deliveries list` and `deliveries show`: the journal record with times
  * as ISO 8601 text (UTC) and the duration worked out, so scripts need not know the store.
  */
-import type { AgentAccounting, DeliveryRecord, DeliveryStatus } from '@webhook-gateway/core';
+import type {
+  AgentAccounting,
+  DeliveryRecord,
+  DeliveryStatus,
+  LineComment,
+} from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
 /** A time in ms since the epoch as ISO 8601 text, or null. */
@@ -48,7 +53,10 @@ export interface DeliveryDetail extends DeliverySummary {
   headers: Record<string, string>;
   payload: Record<string, unknown>;
   prompt: string | null;
+  /** The agent's answer; with line comments, their summary. */
   answer: string | null;
+  /** The agent's remarks on lines of the pull or merge request (empty when it made none). */
+  lineComments: LineComment[];
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
 }
@@ -85,6 +93,7 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
     payload: record.payload,
     prompt: record.prompt,
     answer: record.answer,
+    lineComments: record.lineComments ?? [],
     attemptLog: record.attemptLog.map((attempt) => ({
       attempt: attempt.attempt,
       startedAt: new Date(attempt.startedAt).toISOString(),
