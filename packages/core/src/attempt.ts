@@ -7,7 +7,7 @@ import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
 import {
-  answerText,
+  answerWithLineComments,
   headShaOf,
   type DeliveryRecord,
   type LineComment,
@@ -221,7 +221,7 @@ export async function runAttempt(
     }
     await deliver.promise({
       // The one place the answer becomes text: targets without lines get the comments after it.
-      answer: answerText(answer, lineComments),
+      answer: answerWithLineComments(answer, lineComments),
       summary: answer,
       lineComments,
       delivery: record,

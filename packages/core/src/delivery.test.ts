@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { answerText } from './delivery.js';
+import { answerWithLineComments } from './delivery.js';
 
-describe('answerText', () => {
+describe('answerWithLineComments', () => {
   it('is the summary alone when there are no line comments', () => {
-    expect(answerText('Looks good.\n', [])).toBe('Looks good.\n');
+    expect(answerWithLineComments('Looks good.\n', [])).toBe('Looks good.\n');
   });
 
   it('puts one line per comment, path:line — body, after the summary', () => {
     expect(
-      answerText('Two remarks.\n', [
+      answerWithLineComments('Two remarks.\n', [
         { path: 'src/a.ts', line: 12, body: 'off by one' },
         { path: 'b.ts', line: 1, body: 'typo' },
       ]),
@@ -16,6 +16,6 @@ describe('answerText', () => {
   });
 
   it('is the comments alone when the summary is empty', () => {
-    expect(answerText('  ', [{ path: 'a.ts', line: 2, body: 'x' }])).toBe('a.ts:2 — x');
+    expect(answerWithLineComments('  ', [{ path: 'a.ts', line: 2, body: 'x' }])).toBe('a.ts:2 — x');
   });
 });

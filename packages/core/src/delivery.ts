@@ -78,7 +78,7 @@ export interface AgentAccounting {
 /**
  * A remark of the agent on one line of a pull or merge request's new code (the `command` runner's
  * JSON document, the `openai` runner's `comment_on_line` tool). Review targets post it on the
- * line; other targets get it as text after the summary (`answerText`).
+ * line; other targets get it as text after the summary (`answerWithLineComments`).
  */
 export interface LineComment {
   /** The file's path in the repository, as the diff names it. */
@@ -214,10 +214,13 @@ export function queuedRecord(delivery: NewDelivery, id: string, seq: number): De
  * The answer as a target that has no place for line comments gets it: the summary, then one line
  * per comment (`path:line — body`), so nothing the agent said is lost on the way.
  *
- * @example answerText('Looks good.', [{ path: 'src/a.ts', line: 12, body: 'off by one' }])
+ * @example answerWithLineComments('Looks good.', [{ path: 'src/a.ts', line: 12, body: 'off by one' }])
  * // 'Looks good.\n\nsrc/a.ts:12 — off by one'
  */
-export function answerText(summary: string, lineComments: readonly LineComment[]): string {
+export function answerWithLineComments(
+  summary: string,
+  lineComments: readonly LineComment[],
+): string {
   if (lineComments.length === 0) return summary;
   const lines = lineComments.map((comment) => `${comment.path}:${comment.line} — ${comment.body}`);
   return [summary.trimEnd(), lines.join('\n')].filter((part) => part !== '').join('\n\n');

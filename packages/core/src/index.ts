@@ -74,7 +74,12 @@ export type {
   LineComment,
 } from './delivery.js';
 
-export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus, answerText } from './delivery.js';
+export {
+  DELIVERY_STATUSES,
+  REFUSED_STATUSES,
+  isFinishedStatus,
+  answerWithLineComments,
+} from './delivery.js';
 
 // The contract a store meets, with the shared queue and rate limiter it may bring.
 export type {

@@ -71,6 +71,9 @@ async function startGateway(): Promise<string> {
                 secret: 'INSECURE_NO_AUTH',
                 deliver: 'altforge_comment',
               },
+              // The review targets are the plugin's too: the gateway starts with routes naming them.
+              line_reviews: { secret: 'INSECURE_NO_AUTH', deliver: 'forge_review' },
+              mr_line_reviews: { secret: 'INSECURE_NO_AUTH', deliver: 'altforge_review' },
             },
           },
         },

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  answerText,
+  answerWithLineComments,
   parseConfig,
   renderDeliverExtra,
   silentLogger,
@@ -77,7 +77,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
   const summary = options.answer ?? 'Looks good.';
   const lineComments = options.lineComments ?? [];
   return {
-    answer: answerText(summary, lineComments),
+    answer: answerWithLineComments(summary, lineComments),
     summary,
     lineComments,
     delivery,

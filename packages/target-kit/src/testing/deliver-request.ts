@@ -1,6 +1,6 @@
 /** A DeliverRequest as the worker pool builds one, for calling a target directly. */
 import {
-  answerText,
+  answerWithLineComments,
   parseConfig,
   type DeliverRequest,
   type DeliveryRecord,
@@ -59,7 +59,7 @@ export function deliverRequest(options: {
   const config = parseConfig({ platforms: options.platforms ?? {} }, {}, options.plugins ?? []);
   const lineComments = options.lineComments ?? [];
   return {
-    answer: answerText(options.answer, lineComments),
+    answer: answerWithLineComments(options.answer, lineComments),
     summary: options.answer,
     lineComments,
     delivery: options.delivery ?? fakeDelivery(),
