@@ -47,7 +47,7 @@ describe('altforge_review through glab', () => {
     ]);
     expect(outcome).toEqual({ onLines: 2, moved: 0, notes: 1 });
     const { discussions, notes } = glab.state();
-    expect(discussions).toEqual([
+    expect(discussions.map((d) => ({ ...d, body: withoutMarker(d.body) }))).toEqual([
       {
         body: 'rename this',
         position: { position_type: 'text', ...DIFF_REFS, new_path: 'src/a.rb', new_line: 2 },
@@ -58,6 +58,8 @@ describe('altforge_review through glab', () => {
       },
     ]);
     expect(notes.map(withoutMarker)).toEqual(['Two remarks.']);
+    // The loop guard's marker is on each discussion too.
+    expect(discussions[0]?.body).toMatch(/\n\n<!-- webhook-gateway:delivery [^>]+ -->$/);
     expect(glab.calls()[0]).toEqual(['api', API]);
   });
 
@@ -82,7 +84,7 @@ describe('altforge_review through glab', () => {
     ]);
     expect(outcome).toEqual({ onLines: 1, moved: 1, notes: 1 });
     const { discussions, notes } = glab.state();
-    expect(discussions.map((d) => d.body)).toEqual(['kept on its line']);
+    expect(discussions.map((d) => withoutMarker(d.body))).toEqual(['kept on its line']);
     expect(notes.map(withoutMarker)).toEqual([
       'Two remarks.\n\n**Comments on lines this diff does not show**\n\n' +
         '- `src/a.rb:99` — outside the diff',

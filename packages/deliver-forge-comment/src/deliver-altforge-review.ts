@@ -18,7 +18,7 @@ import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { describeCliFailure } from './failure.js';
 import { postComments } from './post-comments.js';
-import { bodyWithMovedComments } from './review-lines.js';
+import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
 import { runCli, type CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
 
@@ -132,7 +132,7 @@ export async function deliverAltforgeReview(
     const refs = await diffRefs(request, call);
     for (const comment of request.lineComments) {
       const discussion = {
-        body: comment.body,
+        body: markedLineCommentBody(comment, request.delivery.deliveryId),
         position: {
           position_type: 'text',
           ...refs,

@@ -71,14 +71,12 @@ describe('forge_review through the real gh', () => {
     expect(outcome).toEqual({ onLines: 2, moved: 0, extraComments: 0 });
     const [posted, ...others] = api.reviews('octo/repo', number);
     expect(others).toEqual([]);
-    expect(posted).toMatchObject({
-      event: 'COMMENT',
-      commit_id: `sha-${number}`,
-      comments: [
-        { path: 'src/a.ts', line: 2, side: 'RIGHT', body: 'b is unused' },
-        { path: 'docs/b.md', line: 1, side: 'RIGHT', body: 'say more' },
-      ],
-    });
+    expect(posted).toMatchObject({ event: 'COMMENT', commit_id: `sha-${number}` });
+    // Each comment carries the delivery marker too: the loop guard ignores it coming back.
+    expect(posted?.comments.map((c) => ({ ...c, body: text(c.body) }))).toEqual([
+      { path: 'src/a.ts', line: 2, side: 'RIGHT', body: 'b is unused' },
+      { path: 'docs/b.md', line: 1, side: 'RIGHT', body: 'say more' },
+    ]);
     expect(text(posted?.body ?? '')).toBe('Two remarks.');
     // Nothing else was asked: no diff listing, no issue comment.
     expect(api.requests.filter((r) => r.includes(`/pulls/${number}/`))).toEqual([
@@ -122,6 +120,21 @@ describe('forge_review through the real gh', () => {
     const [posted] = api.reviews('octo/repo', number);
     expect(posted?.comments).toEqual([]);
     expect(text(posted?.body ?? '')).toContain('- `src/gone.ts:1` — x\n- `README.md:1` — y');
+  });
+
+  it('goes on in pull request comments when the summary is too long for one review body', async () => {
+    const { payload, number } = nextPull();
+    const summary = `${'a'.repeat(40_000)}\n\n${'b'.repeat(40_000)}`;
+    const outcome = await deliverForgeReview(
+      deliverRequest({ payload, answer: summary, target: 'forge_review' }),
+      settings,
+    );
+    expect(outcome).toEqual({ onLines: 0, moved: 0, extraComments: 1 });
+    const [posted] = api.reviews('octo/repo', number);
+    const [rest, ...others] = api.comments('octo/repo', number);
+    expect(others).toEqual([]);
+    expect(text(posted?.body ?? '')).toContain('a'.repeat(40_000));
+    expect(text(rest?.body ?? '')).toContain('b'.repeat(40_000));
   });
 
   it('fails with a message naming the target and the pull request when the forge refuses the token', async () => {

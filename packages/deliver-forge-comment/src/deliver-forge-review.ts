@@ -10,24 +10,21 @@ import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { describeCliFailure } from './failure.js';
-import {
-  FORGE_COMMENT_LIMIT,
-  FORGE_PROFILE,
-  forgeCommentArgv,
-  forgeEnv,
-  normalizeForgeHost,
-} from './forge-cli.js';
+import { FORGE_COMMENT_LIMIT, FORGE_PROFILE, forgeEnv, normalizeForgeHost } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
-import { postComments } from './post-comments.js';
-import { bodyWithMovedComments, commentableLines, splitByDiff } from './review-lines.js';
+import {
+  bodyWithMovedComments,
+  commentableLines,
+  markedLineCommentBody,
+  splitByDiff,
+} from './review-lines.js';
 import { runCli, type CliOutcome } from './run-cli.js';
 import type { ForgeSettings } from './settings.js';
 
 export const FORGE_REVIEW_TARGET = 'forge_review';
 
-/** `gh api` calls and the comments of a long summary (`gh pr comment`), named as this target. */
+/** `gh api` calls, named as this target in errors. */
 const API_PROFILE = { ...FORGE_PROFILE, target: FORGE_REVIEW_TARGET, action: 'api' };
-const COMMENT_PROFILE = { ...FORGE_PROFILE, target: FORGE_REVIEW_TARGET };
 
 /** `gh api … --jq '.[] | {filename, patch}'`: one JSON object per line (patch absent for binaries). */
 const changedFileSchema = z.object({ filename: z.string(), patch: z.string().nullish() });
@@ -53,7 +50,12 @@ function ghApi(call: ForgeApiCall, args: string[], input = ''): Promise<CliOutco
 }
 
 /** The error a failed call is, for the journal: what failed and what to do. */
-function failure(call: ForgeApiCall, outcome: Exclude<CliOutcome, { kind: 'ok' }>): Error {
+function failure(
+  call: ForgeApiCall,
+  outcome: Exclude<CliOutcome, { kind: 'ok' }>,
+  /** What had already been done, for the message. */
+  progress = '',
+): Error {
   const { reason, message } = describeCliFailure(outcome, {
     profile: API_PROFILE,
     cli: call.settings.cli,
@@ -62,7 +64,7 @@ function failure(call: ForgeApiCall, outcome: Exclude<CliOutcome, { kind: 'ok' }
     subject: `a review of pull request #${call.pullRequest.prNumber} of ${call.pullRequest.repo}`,
     secrets: call.settings.token ? [call.settings.token] : [],
   });
-  return new CommentDeliveryError(FORGE_REVIEW_TARGET, reason, message);
+  return new CommentDeliveryError(FORGE_REVIEW_TARGET, reason, message + progress);
 }
 
 /** True when the forge refused the request as unprocessable (a review line outside the diff). */
@@ -118,16 +120,19 @@ export async function deliverForgeReview(
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
   const headSha = payloadValue(payload, 'pull_request.head.sha');
   const comments = request.lineComments;
-  let rest: string[] = [];
-
-  const postReview = async (onLines: readonly LineComment[]): Promise<CliOutcome> => {
-    const moved = comments.filter((comment) => !onLines.includes(comment));
-    const [body = '', ...more] = commentBodies(
-      bodyWithMovedComments(request.summary, moved),
+  /** The summary with the comments not on their lines, in parts that fit one body each. */
+  const bodies = (onLines: readonly LineComment[]): string[] =>
+    commentBodies(
+      bodyWithMovedComments(
+        request.summary,
+        comments.filter((comment) => !onLines.includes(comment)),
+      ),
       FORGE_COMMENT_LIMIT,
       request.delivery.deliveryId,
     );
-    rest = more;
+
+  const postReview = async (onLines: readonly LineComment[]): Promise<CliOutcome> => {
+    const [body = ''] = bodies(onLines);
     const review = {
       event: 'COMMENT',
       ...(typeof headSha === 'string' ? { commit_id: headSha } : {}),
@@ -136,7 +141,7 @@ export async function deliverForgeReview(
         path: comment.path,
         line: comment.line,
         side: 'RIGHT',
-        body: comment.body,
+        body: markedLineCommentBody(comment, request.delivery.deliveryId),
       })),
     };
     const { repo, prNumber } = pullRequest;
@@ -162,19 +167,19 @@ export async function deliverForgeReview(
     }
   }
   if (outcome.kind !== 'ok') throw failure(call, outcome);
-  if (rest.length > 0) {
-    await postComments({
-      profile: COMMENT_PROFILE,
-      cli: settings.cli,
-      args: forgeCommentArgv(pullRequest),
-      env: forgeEnv(settings),
-      host: call.host,
-      timeoutS: settings.timeout_s,
-      subject: `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
-      bodies: rest,
-      secrets: settings.token ? [settings.token] : [],
-      signal: request.signal,
-    });
+  const rest = bodies(onLines).slice(1);
+  // The rest of a summary too long for one review body, as pull request comments after it.
+  for (const [index, body] of rest.entries()) {
+    const { repo, prNumber } = pullRequest;
+    const posted = await ghApi(
+      call,
+      ['--method', 'POST', `repos/${repo}/issues/${prNumber}/comments`, '--input', '-'],
+      JSON.stringify({ body }),
+    );
+    if (posted.kind !== 'ok') {
+      const progress = ` (the review was posted; comment ${index + 1} of ${rest.length} with the rest of its summary was not)`;
+      throw failure(call, posted, progress);
+    }
   }
   const result = {
     onLines: onLines.length,

@@ -2,7 +2,7 @@
  * Which line comments a forge can place: a review comment must sit on a line of the new file that
  * the diff shows (added or context), or the forge refuses the whole review.
  */
-import type { LineComment } from '@webhook-gateway/core';
+import { gatewayMarker, type LineComment } from '@webhook-gateway/core';
 import parseDiff from 'parse-diff';
 
 /**
@@ -47,4 +47,12 @@ export function bodyWithMovedComments(summary: string, moved: readonly LineComme
   return [summary.trimEnd(), `${heading}\n\n${lines.join('\n')}`]
     .filter((part) => part !== '')
     .join('\n\n');
+}
+
+/**
+ * A line comment's body as posted: the agent's words, then the gateway's hidden marker for the
+ * delivery, so the loop guard ignores it when the forge sends it back as a comment event.
+ */
+export function markedLineCommentBody(comment: LineComment, deliveryId: string): string {
+  return `${comment.body}\n\n${gatewayMarker(deliveryId)}`;
 }
