@@ -72,8 +72,17 @@ async function startGateway(): Promise<string> {
                 deliver: 'altforge_comment',
               },
               // The review targets are the plugin's too: the gateway starts with routes naming them.
-              line_reviews: { secret: 'INSECURE_NO_AUTH', deliver: 'forge_review' },
-              mr_line_reviews: { secret: 'INSECURE_NO_AUTH', deliver: 'altforge_review' },
+              // (Hearing no comment events, they ask no account at start: the fakes see no call.)
+              line_reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                events: ['pull_request'],
+                deliver: 'forge_review',
+              },
+              mr_line_reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                events: ['Merge Request Hook'],
+                deliver: 'altforge_review',
+              },
             },
           },
         },
