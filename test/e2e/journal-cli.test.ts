@@ -76,6 +76,7 @@ beforeAll(async () => {
   await store.saveProgress(ids.reviewed, {
     answer: 'LGTM: one nit in README.md',
     agent: ACCOUNTING,
+    lineComments: [{ path: 'README.md', line: 3, body: 'use https://' }],
   });
   await store.markDelivered(ids.reviewed, T0 + 2_100);
 
@@ -208,7 +209,7 @@ describe('deliveries list', () => {
 });
 
 describe('deliveries show', () => {
-  it('prints the fields, headers, each attempt, the agent accounting, prompt and answer', async () => {
+  it('prints the fields, headers, each attempt, the agent accounting, prompt, answer and line comments', async () => {
     const result = await deliveries('show', ids.reviewed);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -234,7 +235,15 @@ describe('deliveries show', () => {
       /1 +terminal +0 +640 ms +gh pr diff 1 --repo baxterthehacker\/public-repo/,
     );
     expect(text).toContain('prompt\n  Review PR #1: Update the README\n');
-    expect(text.endsWith('answer\n  LGTM: one nit in README.md\n')).toBe(true);
+    expect(
+      text.endsWith(
+        'answer\n  LGTM: one nit in README.md\n\nline comments (1)\n  README.md:3\n    use https://\n',
+      ),
+    ).toBe(true);
+    const json = JSON.parse(
+      (await deliveries('show', ids.reviewed, '--json')).stdout,
+    ) as ShownDelivery;
+    expect(json.lineComments).toEqual([{ path: 'README.md', line: 3, body: 'use https://' }]);
   });
 
   it("finds a delivery by the sender's delivery id and prints JSON", async () => {
@@ -248,6 +257,7 @@ describe('deliveries show', () => {
       payload: { ref: 'refs/heads/main' },
       prompt: null,
       answer: null,
+      lineComments: [],
       agent: null,
     });
     expect(shown.attemptLog.map((a) => [a.attempt, a.durationMs, a.error])).toEqual([

@@ -33,6 +33,7 @@ export interface ShownDelivery extends ListedDelivery {
   payload: Record<string, unknown>;
   prompt: string | null;
   answer: string | null;
+  lineComments: { path: string; line: number; body: string }[];
   attemptLog: {
     attempt: number;
     startedAt: string;

@@ -1,10 +1,12 @@
 /**
  * The `command` runner (DESIGN §7): spawns the configured program with the rendered prompt (the
  * route's skill, then the template's output; not framed, see framing.ts) on stdin; its stdout is
- * the answer, a non-zero exit a failure.
+ * the answer, a non-zero exit a failure. Stdout that is a review document gives a summary and line
+ * comments (review-document.ts).
  */
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 import { agentSettings } from './agent-settings.js';
+import { readReviewOutput } from './review-document.js';
 
 /** The last lines of a stream, for an error message that fits on a screen. */
 function tail(text: string, maxChars = 500): string {
@@ -47,5 +49,16 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     const stderr = tail(String(result.stderr ?? ''));
     throw new Error(`agent command "${program}" ${how}${stderr ? `: ${stderr}` : ''}`);
   }
-  return { answer: String(result.stdout ?? ''), accounting: { runner: 'command' } };
+  const output = readReviewOutput(String(result.stdout ?? ''));
+  if (output.notADocument) {
+    request.log.warn(
+      { problems: output.notADocument },
+      `agent command "${program}" printed JSON with "summary" that is not a review document; it is the answer as it is`,
+    );
+  }
+  return {
+    answer: output.summary,
+    accounting: { runner: 'command' },
+    ...(output.lineComments.length > 0 ? { lineComments: output.lineComments } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import {
   definePlugin,
   parseConfig,
   silentLogger,
+  type DeliverRequest,
   type DeliveryRecord,
 } from '@webhook-gateway/core';
 import { MemoryStore, createGateway, type Gateway } from '@webhook-gateway/core/runtime';
@@ -26,15 +27,17 @@ const DIFF = 'diff --git a/README.md b/README.md\n+A line from the fake gh\n';
 /** A target that keeps the answers it gets. */
 function recordingTarget() {
   const answers: { route: string; answer: string }[] = [];
+  const requests: DeliverRequest[] = [];
   const plugin = definePlugin({
     name: 'test-target',
     setup({ hooks }) {
       hooks.deliver.for('test_target').tapPromise('test-target', async (request) => {
         answers.push({ route: request.delivery.route, answer: request.answer });
+        requests.push(request);
       });
     },
   });
-  return { answers, plugin };
+  return { answers, requests, plugin };
 }
 
 async function waitFor<T>(
@@ -167,6 +170,72 @@ describe('openai runner in a gateway', () => {
       ],
       usage: { promptTokens: 20, completionTokens: 10, totalTokens: 30 },
     });
+  });
+
+  it("journals the model's comment_on_line calls and hands the target the summary followed by them", async () => {
+    const store = new MemoryStore();
+    const target = recordingTarget();
+    gateway = await createGateway({
+      config: gatewayConfig({ review: { prompt: 'Review PR #{number}' } }),
+      home: await tempDir(),
+      store,
+      log: silentLogger(),
+      plugins: [
+        { plugin: agentPlugin, options: undefined },
+        { plugin: target.plugin, options: undefined },
+      ],
+    });
+    fake.script(
+      callTools([
+        {
+          name: 'comment_on_line',
+          arguments: { path: 'README.md', line: 1, body: 'say what it is' },
+        },
+      ]),
+      answer('One remark.'),
+    );
+    const { port } = await gateway.start();
+    expect((await post(port, 'review')).status).toBe(202);
+    const row = await delivered(store, 'review');
+
+    const lineComments = [{ path: 'README.md', line: 1, body: 'say what it is' }];
+    expect(row).toMatchObject({ answer: 'One remark.', lineComments });
+    expect(target.answers).toEqual([
+      { route: 'review', answer: 'One remark.\n\nREADME.md:1 — say what it is' },
+    ]);
+    expect(target.requests[0]).toMatchObject({ summary: 'One remark.', lineComments });
+  });
+
+  it("takes a command's review document on stdout as the summary and line comments", async () => {
+    const bin = await tempDir();
+    const document = JSON.stringify({
+      summary: 'Checked.',
+      comments: [{ path: 'src/a.ts', line: 7, body: 'off by one' }],
+    });
+    const program = await writeScript(bin, 'review', `cat >/dev/null; printf '%s' '${document}'`);
+    const store = new MemoryStore();
+    const target = recordingTarget();
+    gateway = await createGateway({
+      config: gatewayConfig({ review: { agent: { runner: 'command', command: [program] } } }),
+      home: await tempDir(),
+      store,
+      log: silentLogger(),
+      plugins: [
+        { plugin: agentPlugin, options: undefined },
+        { plugin: target.plugin, options: undefined },
+      ],
+    });
+    const { port } = await gateway.start();
+    expect((await post(port, 'review')).status).toBe(202);
+    const row = await delivered(store, 'review');
+
+    expect(row).toMatchObject({
+      answer: 'Checked.',
+      lineComments: [{ path: 'src/a.ts', line: 7, body: 'off by one' }],
+    });
+    expect(target.answers).toEqual([
+      { route: 'review', answer: 'Checked.\n\nsrc/a.ts:7 — off by one' },
+    ]);
   });
 
   it('refuses a payload-steered `curl … | sh` outside agent.terminal.allow, runs allowed commands without a shell, and journals both', async () => {

@@ -72,7 +72,7 @@ describe('the openai tool loop', () => {
     expect(result.answer).toBe('LGTM: the diff adds "Hello from the fake gh"');
     const [first, second] = fake.requests;
     expect(first?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(first?.body.tools).toHaveLength(1);
+    expect(first?.body.tools).toHaveLength(2);
     expect(first?.body.tools?.[0]).toMatchObject({
       type: 'function',
       function: { name: 'terminal' },
@@ -257,7 +257,48 @@ describe('the openai tool loop', () => {
     expect(await fs.realpath(pwd)).toBe(await fs.realpath(path.join(home, 'work', 'journal-1')));
   });
 
-  it('sends temperature and the system_prompt addition; offers no tools when the terminal is off', async () => {
+  it('collects comment_on_line calls as line comments next to the answer, and answers a bad call with a tool error', async () => {
+    fake.script(
+      callTools([
+        {
+          id: 'first',
+          name: 'comment_on_line',
+          arguments: { path: 'src/a.ts', line: 12, body: 'off by one' },
+        },
+        { id: 'no-line', name: 'comment_on_line', arguments: { path: 'src/a.ts', body: 'x' } },
+        { id: 'zero', name: 'comment_on_line', arguments: { path: 'a.ts', line: 0, body: 'x' } },
+      ]),
+      callTools([
+        { name: 'comment_on_line', arguments: { path: 'README.md', line: 3, body: 'typo' } },
+      ]),
+      answer('Two remarks, see the lines.'),
+    );
+    const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);
+    expect(result.answer).toBe('Two remarks, see the lines.');
+    expect(result.lineComments).toEqual([
+      { path: 'src/a.ts', line: 12, body: 'off by one' },
+      { path: 'README.md', line: 3, body: 'typo' },
+    ]);
+    const tools = fake.requests[0]?.body.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual(['terminal', 'comment_on_line']);
+    const replies = toolMessages(fake.requests[1]).map((t) => [
+      t.tool_call_id,
+      parsedTool(t.content),
+    ]);
+    expect(replies[0]).toEqual(['first', { ok: true, comment: 'src/a.ts:12', comments: 1 }]);
+    expect(replies[1]).toEqual(['no-line', { error: expect.stringMatching(/^line: /) as unknown }]);
+    expect(replies[2]).toEqual(['zero', { error: expect.stringMatching(/^line: /) as unknown }]);
+    // Comments are not commands: the terminal's accounting holds none of them.
+    expect(result.accounting?.toolCalls).toEqual([]);
+  });
+
+  it('gives no line comments when the model left none', async () => {
+    fake.script(answer('LGTM'));
+    const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);
+    expect(result).not.toHaveProperty('lineComments');
+  });
+
+  it('sends temperature and the system_prompt addition; offers only comment_on_line when the terminal is off', async () => {
     fake.script(answer('ok'));
     await runOpenAI(
       runRequest({
@@ -272,7 +313,8 @@ describe('the openai tool loop', () => {
     );
     const sent = fake.requests[0]?.body;
     expect(sent?.temperature).toBe(0.2);
-    expect(sent).not.toHaveProperty('tools');
+    const tools = sent?.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual(['comment_on_line']);
     expect(String(sent?.messages[0]?.content)).toContain('Answer in one sentence.');
   });
 });

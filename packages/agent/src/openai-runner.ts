@@ -1,12 +1,13 @@
 /**
  * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
- * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` until it
- * answers without tool calls; that message's content is the answer. The rendered prompt (skill,
- * framed event data) is the user message as it is. After each model turn the run reports what it
- * spent (tokens, and their cost at `agent.prices`) and stops once the delivery's tokens, earlier
- * attempts included, pass `agent.max_tokens_per_delivery`.
+ * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` and
+ * `comment_on_line` until it answers without tool calls; that message's content is the answer,
+ * and the comments it left are its line comments. The rendered prompt (skill, framed event data)
+ * is the user message as it is. After each model turn the run reports what it spent (tokens, and
+ * their cost at `agent.prices`) and stops once the delivery's tokens, earlier attempts included,
+ * pass `agent.max_tokens_per_delivery`.
  */
-import type { RunRequest, RunResult } from '@webhook-gateway/core';
+import type { LineComment, RunRequest, RunResult } from '@webhook-gateway/core';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
@@ -14,8 +15,7 @@ import { openAISettings } from './openai-settings.js';
 import type { RetryPolicy } from './retry.js';
 import { costOf, tokenBudgetExceeded, tokensSpentBefore } from './spending.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { answerToolCall, type ToolCallContext } from './tool-calls.js';
-import { TERMINAL_TOOL } from './terminal-tool.js';
+import { answerToolCall, offeredTools, type ToolCallContext } from './tool-calls.js';
 
 /** What tests (and embedders) may swap; production uses the defaults. */
 export interface OpenAIRunnerDeps {
@@ -66,6 +66,8 @@ export async function runOpenAI(
   }
   /** Hands core a copy of what this run has spent so far. */
   const report = (): void => request.reportAccounting(structuredClone(accounting));
+  const lineComments: LineComment[] = [];
+  const tools = offeredTools(settings.terminal);
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
@@ -74,13 +76,14 @@ export async function runOpenAI(
     signal,
     log,
     record: (call) => void accounting.toolCalls.push(call),
+    comment: (comment) => lineComments.push(comment),
   };
 
   for (let turn = 1; turn <= settings.maxTurns; turn++) {
     const body: ChatRequestBody = {
       model: settings.model,
       messages,
-      ...(settings.terminal.enabled ? { tools: [TERMINAL_TOOL] } : {}),
+      tools,
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     };
     const reply = toAssistantReply(await createChatCompletion(body, endpoint), turn);
@@ -103,10 +106,15 @@ export async function runOpenAI(
           turns: turn,
           tool_calls: accounting.toolCalls.length,
           total_tokens: accounting.usage.totalTokens,
+          line_comments: lineComments.length,
         },
         'agent answered',
       );
-      return { answer: reply.content ?? '', accounting };
+      return {
+        answer: reply.content ?? '',
+        accounting,
+        ...(lineComments.length > 0 ? { lineComments } : {}),
+      };
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
     // One after another, answered in the order asked: a later call may rely on an earlier one.

@@ -10,6 +10,11 @@ describe('the openai system prompt', () => {
     expect(system).not.toMatch(/terminal/);
   });
 
+  it('mentions the comment_on_line tool whether the terminal is on or off', () => {
+    for (const terminal of [false, true])
+      expect(buildSystemPrompt({ terminal })).toMatch(/`comment_on_line` tool .* line number/);
+  });
+
   it('mentions the terminal tool and how to fetch a diff when it is on', () => {
     expect(buildSystemPrompt({ terminal: true })).toContain(
       'gh pr diff <number> --repo <owner/repo>',

@@ -32,6 +32,12 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
       ].join(' '),
     );
   }
+  sections.push(
+    [
+      'You have a `comment_on_line` tool for a remark about one line of the new code of a pull or merge request: call it with the file path, the line number in the new file, and the comment, once per remark.',
+      'When you use it, your final message is the summary of the review.',
+    ].join(' '),
+  );
   if (parts.addition?.trim())
     sections.push(`Instructions from the operator:\n${parts.addition.trim()}`);
   return sections.join('\n\n');

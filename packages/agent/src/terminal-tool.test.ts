@@ -39,8 +39,14 @@ describe('tool results', () => {
     });
   });
 
-  it('name the one tool there is when the model calls another', () => {
-    const result = JSON.parse(unknownToolResult('browser', true)) as { error: string };
-    expect(result.error).toMatch(/no tool named "browser".*"terminal"/);
+  it('name the tools there are when the model calls another', () => {
+    const result = JSON.parse(unknownToolResult('browser', ['terminal', 'comment_on_line'])) as {
+      error: string;
+    };
+    expect(result.error).toMatch(/no tool named "browser".*"terminal", "comment_on_line"$/);
+    const withoutTerminal = JSON.parse(unknownToolResult('terminal', ['comment_on_line'])) as {
+      error: string;
+    };
+    expect(withoutTerminal.error).toMatch(/"comment_on_line" \(no terminal/);
   });
 });

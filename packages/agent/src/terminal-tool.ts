@@ -64,12 +64,12 @@ export function toolErrorResult(error: string): string {
   return JSON.stringify({ error }, null, 2);
 }
 
-/** What an unknown or disabled tool name gets back. */
-export function unknownToolResult(name: string, terminalEnabled: boolean): string {
+/** What an unknown or disabled tool name gets back: the names of the tools there are. */
+export function unknownToolResult(name: string, offered: readonly string[]): string {
+  const names = offered.map((tool) => JSON.stringify(tool)).join(', ');
   return toolErrorResult(
-    terminalEnabled
-      ? `there is no tool named ${JSON.stringify(name)}; the only tool is "${TERMINAL_TOOL_NAME}"`
-      : `there is no tool named ${JSON.stringify(name)}; no tools are available, answer from the event data`,
+    `there is no tool named ${JSON.stringify(name)}; the tools are ${names}` +
+      (offered.includes(TERMINAL_TOOL_NAME) ? '' : ' (no terminal: answer from the event data)'),
   );
 }
 

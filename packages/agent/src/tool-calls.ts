@@ -1,11 +1,21 @@
-/** Answers one tool call of the model: runs the command, or says what is wrong with the call. */
-import type { Logger, ToolCallRecord } from '@webhook-gateway/core';
-import type { ToolCall } from './chat-schema.js';
+/**
+ * Answers one tool call of the model: runs the command, keeps the line comment, or says what is
+ * wrong with the call.
+ */
+import type { LineComment, Logger, ToolCallRecord } from '@webhook-gateway/core';
+import type { ToolCall, ToolDefinition } from './chat-schema.js';
 import type { TerminalConfig } from './agent-settings.js';
+import {
+  LINE_COMMENT_TOOL,
+  LINE_COMMENT_TOOL_NAME,
+  lineCommentResult,
+  parseLineCommentArguments,
+} from './line-comment-tool.js';
 import { runTerminalCommand } from './terminal.js';
 import { checkAllowed } from './terminal-allowlist.js';
 import { terminalEnv } from './terminal-env.js';
 import {
+  TERMINAL_TOOL,
   TERMINAL_TOOL_NAME,
   parseTerminalArguments,
   terminalResult,
@@ -26,6 +36,13 @@ export interface ToolCallContext {
   log: Logger;
   /** Called for each command that ran, for the accounting. */
   record(call: ToolCallRecord): void;
+  /** Keeps a line comment next to the answer; returns how many the run has now. */
+  comment(comment: LineComment): number;
+}
+
+/** The tools a run offers the model: `terminal` when enabled, `comment_on_line` always. */
+export function offeredTools(terminal: TerminalConfig): ToolDefinition[] {
+  return terminal.enabled ? [TERMINAL_TOOL, LINE_COMMENT_TOOL] : [LINE_COMMENT_TOOL];
 }
 
 /**
@@ -34,9 +51,11 @@ export interface ToolCallContext {
  */
 export async function answerToolCall(call: ToolCall, context: ToolCallContext): Promise<string> {
   const name = call.function.name;
+  if (name === LINE_COMMENT_TOOL_NAME) return answerLineComment(call, context);
   if (name !== TERMINAL_TOOL_NAME || !context.terminal.enabled) {
     context.log.warn({ tool: name }, 'the model called a tool that does not exist');
-    return unknownToolResult(name, context.terminal.enabled);
+    const offered = offeredTools(context.terminal).map((tool) => tool.function.name);
+    return unknownToolResult(name, offered);
   }
   const parsed = parseTerminalArguments(call.function.arguments);
   if (!parsed.ok) {
@@ -87,4 +106,17 @@ export async function answerToolCall(call: ToolCall, context: ToolCallContext): 
     'agent ran a command',
   );
   return terminalResult(outcome);
+}
+
+/** Keeps a `comment_on_line` call's comment, or tells the model what is wrong with it. */
+function answerLineComment(call: ToolCall, context: ToolCallContext): string {
+  const parsed = parseLineCommentArguments(call.function.arguments);
+  if (!parsed.ok) {
+    context.log.warn(
+      { tool: LINE_COMMENT_TOOL_NAME },
+      `the model sent unusable tool arguments: ${parsed.error}`,
+    );
+    return toolErrorResult(parsed.error);
+  }
+  return lineCommentResult(parsed.comment, context.comment(parsed.comment));
 }

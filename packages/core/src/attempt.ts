@@ -8,9 +8,11 @@ import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
 import {
+  answerWithLineComments,
   headShaOf,
   type AgentAccounting,
   type DeliveryRecord,
+  type LineComment,
   type RefusedStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
@@ -151,6 +153,7 @@ export async function runAttempt(
     const agent = agentForRoute(config.agent, routeConfig.agent);
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
+    let lineComments: LineComment[] = record.lineComments ?? [];
     if (answer === null) {
       const refusal = await hooks.admit.promise({
         delivery: record,
@@ -221,12 +224,15 @@ export async function runAttempt(
       answer = result.answer;
       spent = result.accounting ?? spent;
       addSpent();
-      record = { ...record, answer };
-      // Committed before the target is called: after a crash there, the agent does not run again.
-      await store.saveProgress(record.id, {
+      lineComments = result.lineComments ?? [];
+      const produced = {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
-      });
+        ...(lineComments.length > 0 ? { lineComments } : {}),
+      };
+      record = { ...record, ...produced };
+      // Committed before the target is called: after a crash there, the agent does not run again.
+      await store.saveProgress(record.id, produced);
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {
@@ -236,7 +242,10 @@ export async function runAttempt(
       );
     }
     await deliver.promise({
-      answer,
+      // The one place the answer becomes text: targets without lines get the comments after it.
+      answer: answerWithLineComments(answer, lineComments),
+      summary: answer,
+      lineComments,
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),

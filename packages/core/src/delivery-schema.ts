@@ -51,3 +51,12 @@ export const agentAccountingSchema = z.object({
     .optional(),
   cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
 });
+
+/** One line comment of an agent (`LineComment`): a path, a line of the new file, a body. */
+export const lineCommentSchema = z.object({
+  path: z.string().min(1),
+  line: z.number().int().positive(),
+  body: z.string().min(1),
+});
+
+export const lineCommentsSchema = z.array(lineCommentSchema);

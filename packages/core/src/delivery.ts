@@ -93,6 +93,19 @@ export interface AgentAccounting {
   cost?: AgentCost;
 }
 
+/**
+ * A remark of the agent on one line of a pull or merge request's new code (the `command` runner's
+ * JSON document, the `openai` runner's `comment_on_line` tool). Review targets post it on the
+ * line; other targets get it as text after the summary (`answerWithLineComments`).
+ */
+export interface LineComment {
+  /** The file's path in the repository, as the diff names it. */
+  path: string;
+  /** The line in the new version of the file (1-based). */
+  line: number;
+  body: string;
+}
+
 /** One try at running and delivering. */
 export interface AttemptRecord {
   attempt: number;
@@ -117,6 +130,8 @@ export interface DeliveryRecord extends NewDelivery {
   finishedAt: number | null;
   attemptLog: AttemptRecord[];
   agent: AgentAccounting | null;
+  /** The agent's line comments next to its answer (the summary); absent when it made none. */
+  lineComments?: LineComment[];
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
 }
@@ -211,6 +226,22 @@ export function queuedRecord(delivery: NewDelivery, id: string, seq: number): De
     attemptLog: [],
     agent: null,
   };
+}
+
+/**
+ * The answer as a target that has no place for line comments gets it: the summary, then one line
+ * per comment (`path:line — body`), so nothing the agent said is lost on the way.
+ *
+ * @example answerWithLineComments('Looks good.', [{ path: 'src/a.ts', line: 12, body: 'off by one' }])
+ * // 'Looks good.\n\nsrc/a.ts:12 — off by one'
+ */
+export function answerWithLineComments(
+  summary: string,
+  lineComments: readonly LineComment[],
+): string {
+  if (lineComments.length === 0) return summary;
+  const lines = lineComments.map((comment) => `${comment.path}:${comment.line} — ${comment.body}`);
+  return [summary.trimEnd(), lines.join('\n')].filter((part) => part !== '').join('\n\n');
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   SyncHook,
 } from 'tapable';
 import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
-import type { AgentAccounting, DeliveryRecord, RefusedStatus } from './delivery.js';
+import type { AgentAccounting, DeliveryRecord, LineComment, RefusedStatus } from './delivery.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -105,14 +105,25 @@ export interface RunRequest {
 }
 
 export interface RunResult {
+  /** The answer; with line comments, their summary. */
   answer: string;
   /** What this run did and spent (core adds it to what earlier attempts spent). */
   accounting?: AgentAccounting;
+  /** Remarks on lines of the pull or merge request's new code, collected next to the answer. */
+  lineComments?: LineComment[];
 }
 
 /** An answer on its way to a target. Throw to fail: the worker retries. */
 export interface DeliverRequest {
+  /**
+   * The answer as text: the summary followed by the line comments (`path:line — body`), for
+   * targets that have no place for comments on lines.
+   */
   answer: string;
+  /** The agent's answer alone, without the line comments (a review's body). */
+  summary: string;
+  /** The agent's line comments (empty when it made none), for targets that post them on lines. */
+  lineComments: readonly LineComment[];
   delivery: DeliveryRecord;
   routeConfig: RouteConfig;
   /** `deliver_extra` with its templates rendered against the payload. */

@@ -73,9 +73,15 @@ export type {
   AgentCost,
   TokenUsage,
   ToolCallRecord,
+  LineComment,
 } from './delivery.js';
 
-export { DELIVERY_STATUSES, REFUSED_STATUSES, isFinishedStatus } from './delivery.js';
+export {
+  DELIVERY_STATUSES,
+  REFUSED_STATUSES,
+  isFinishedStatus,
+  answerWithLineComments,
+} from './delivery.js';
 
 // The contract a store meets, with the shared queue and rate limiter it may bring.
 export type {
@@ -84,6 +90,7 @@ export type {
   QueuedDelivery,
   DeliveryFilter,
   DeliveryOutline,
+  DeliveryProgress,
   Subscription,
 } from './store.js';
 export type {
@@ -104,6 +111,8 @@ export {
   deliveryStatusSchema,
   attemptLogSchema,
   agentAccountingSchema,
+  lineCommentSchema,
+  lineCommentsSchema,
 } from './delivery-schema.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).

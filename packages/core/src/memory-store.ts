@@ -4,7 +4,6 @@ import {
   isSupersedable,
   journalJson,
   queuedRecord,
-  type AgentAccounting,
   type DeliveryRecord,
   type NewDelivery,
   type RefusedStatus,
@@ -13,6 +12,7 @@ import type {
   AcceptResult,
   DeliveryFilter,
   DeliveryOutline,
+  DeliveryProgress,
   QueuedDelivery,
   Store,
   Subscription,
@@ -146,16 +146,15 @@ export class MemoryStore implements Store {
     return structuredClone(record);
   }
 
-  async saveProgress(
-    id: string,
-    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
-  ): Promise<void> {
+  async saveProgress(id: string, progress: DeliveryProgress): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
       if (progress.prompt !== undefined) record.prompt = progress.prompt;
       if (progress.answer !== undefined) record.answer = progress.answer;
       if (progress.agent !== undefined) record.agent = structuredClone(progress.agent);
+      if (progress.lineComments !== undefined)
+        record.lineComments = structuredClone(progress.lineComments);
     }
   }
 
@@ -213,6 +212,7 @@ export class MemoryStore implements Store {
     delete record.supersededBy;
     record.attempts = 0;
     record.answer = null;
+    delete record.lineComments;
     record.lastError = null;
     record.finishedAt = null;
     record.nextAttemptAt = now;

@@ -6,6 +6,7 @@ import type {
   AgentAccounting,
   DeliveryRecord,
   DeliveryStatus,
+  LineComment,
   NewDelivery,
   RefusedStatus,
 } from './delivery.js';
@@ -57,6 +58,14 @@ export interface Subscription {
   updatedAt: number;
 }
 
+/** What an attempt produced so far; an absent part is left as the row has it. */
+export interface DeliveryProgress {
+  prompt?: string;
+  answer?: string;
+  agent?: AgentAccounting;
+  lineComments?: LineComment[];
+}
+
 /** The contract every store meets. Every method that changes state resolves once durable. */
 export interface Store {
   readonly kind: string;
@@ -91,11 +100,11 @@ export interface Store {
    * the row is gone or was superseded (a superseded delivery never runs).
    */
   markRunning(id: string, now: number): Promise<DeliveryRecord | undefined>;
-  /** Keeps what an attempt produced so far (prompt, answer, accounting) without ending it. */
-  saveProgress(
-    id: string,
-    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
-  ): Promise<void>;
+  /**
+   * Keeps what an attempt produced so far (prompt, answer, accounting, line comments) without
+   * ending it. A replay drops the answer and its line comments together.
+   */
+  saveProgress(id: string, progress: DeliveryProgress): Promise<void>;
   /** Records a failed attempt and queues the delivery again for `nextAttemptAt`. */
   markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void>;
   markDelivered(id: string, now: number): Promise<void>;

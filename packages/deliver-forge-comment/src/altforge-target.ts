@@ -74,8 +74,10 @@ const MR_IID: TargetField<number> = {
 export function resolveAltforgeMergeRequest(
   extra: Record<string, unknown>,
   payload: JsonObject,
+  /** The target named in errors (`altforge_comment`, `altforge_review`). */
+  target: string = ALTFORGE_TARGET,
 ): AltforgeMergeRequest {
-  const path = resolveTargetField(ALTFORGE_TARGET, PROJECT_PATH, extra, payload);
-  const iid = resolveTargetField(ALTFORGE_TARGET, MR_IID, extra, payload);
+  const path = resolveTargetField(target, PROJECT_PATH, extra, payload);
+  const iid = resolveTargetField(target, MR_IID, extra, payload);
   return { path, iid };
 }

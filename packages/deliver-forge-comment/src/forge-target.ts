@@ -75,8 +75,10 @@ const PR_NUMBER: TargetField<number> = {
 export function resolveForgePullRequest(
   extra: Record<string, unknown>,
   payload: JsonObject,
+  /** The target named in errors (`forge_comment`, `forge_review`). */
+  target: string = FORGE_TARGET,
 ): ForgePullRequest {
-  const repo = resolveTargetField(FORGE_TARGET, REPO, extra, payload);
-  const prNumber = resolveTargetField(FORGE_TARGET, PR_NUMBER, extra, payload);
+  const repo = resolveTargetField(target, REPO, extra, payload);
+  const prNumber = resolveTargetField(target, PR_NUMBER, extra, payload);
   return { repo, prNumber };
 }

@@ -71,6 +71,18 @@ async function startGateway(): Promise<string> {
                 secret: 'INSECURE_NO_AUTH',
                 deliver: 'altforge_comment',
               },
+              // The review targets are the plugin's too: the gateway starts with routes naming them.
+              // (Hearing no comment events, they ask no account at start: the fakes see no call.)
+              line_reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                events: ['pull_request'],
+                deliver: 'forge_review',
+              },
+              mr_line_reviews: {
+                secret: 'INSECURE_NO_AUTH',
+                events: ['Merge Request Hook'],
+                deliver: 'altforge_review',
+              },
             },
           },
         },

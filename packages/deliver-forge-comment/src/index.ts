@@ -1,6 +1,6 @@
 /**
- * @webhook-gateway/deliver-forge-comment: the `forge_comment` (gh) and `altforge_comment` (glab)
- * delivery targets.
+ * @webhook-gateway/deliver-forge-comment: the `forge_comment` and `forge_review` (gh), and the
+ * `altforge_comment` and `altforge_review` (glab) delivery targets.
  */
 import { definePlugin, settingsIn, type GatewayConfig } from '@webhook-gateway/core';
 import { altforgeApiClient, forgeApiClient } from './forge-api.js';
@@ -13,7 +13,9 @@ import {
 import { checkCommandPermission, PermissionCache } from './permission.js';
 import { ALTFORGE_TARGET } from './altforge-target.js';
 import { deliverAltforgeComment } from './deliver-altforge-comment.js';
+import { ALTFORGE_REVIEW_TARGET, deliverAltforgeReview } from './deliver-altforge-review.js';
 import { deliverForgeComment } from './deliver-forge-comment.js';
+import { deliverForgeReview, FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
 import { FORGE_TARGET } from './forge-target.js';
 import { commentModeProblems } from './living-comment.js';
 import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
@@ -21,8 +23,9 @@ import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
 export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
 
 /**
- * Taps `hooks.deliver.for('forge_comment')` and `hooks.deliver.for('altforge_comment')`, and owns
- * the `platforms.forge` and `platforms.altforge` config slices they read.
+ * Taps `hooks.deliver.for(…)` for `forge_comment`, `forge_review`, `altforge_comment` and
+ * `altforge_review`, and owns the `platforms.forge` and `platforms.altforge` config slices they
+ * read.
  *
  * @example
  * // config.yaml
@@ -33,7 +36,9 @@ export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge
  */
 const forgeCommentPlugin = definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
-  provides: { targets: [FORGE_TARGET, ALTFORGE_TARGET] },
+  provides: {
+    targets: [FORGE_TARGET, FORGE_REVIEW_TARGET, ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET],
+  },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
   check: (config) => commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
   setup({ hooks, config, serving, log }) {
@@ -62,10 +67,21 @@ const forgeCommentPlugin = definePlugin({
         deliverForgeComment(request, settings(request.config).forge),
       );
     hooks.deliver
+      .for(FORGE_REVIEW_TARGET)
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        await deliverForgeReview(request, settings(request.config).forge);
+      });
+    hooks.deliver
       .for(ALTFORGE_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
         deliverAltforgeComment(request, settings(request.config).altforge),
       );
+
+    hooks.deliver
+      .for(ALTFORGE_REVIEW_TARGET)
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        await deliverAltforgeReview(request, settings(request.config).altforge);
+      });
 
     return {
       async start() {
@@ -110,4 +126,6 @@ export {
   type AltforgeSettings,
 } from './settings.js';
 export { deliverForgeComment } from './deliver-forge-comment.js';
+export { deliverForgeReview, FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
 export { deliverAltforgeComment } from './deliver-altforge-comment.js';
+export { deliverAltforgeReview, ALTFORGE_REVIEW_TARGET } from './deliver-altforge-review.js';

@@ -13,6 +13,8 @@ import {
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { ALTFORGE_TARGET } from './altforge-target.js';
+import { ALTFORGE_REVIEW_TARGET } from './deliver-altforge-review.js';
+import { FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
 import { askForgeApi, type ApiClient } from './forge-api.js';
 import { FORGE_TARGET } from './forge-target.js';
 
@@ -29,17 +31,20 @@ const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment', 'Note Ho
 
 /**
  * Which platforms' accounts are worth asking for: only where a loop can start, that is a command
- * route, or a route that posts comments (`forge_comment`, `altforge_comment`) and takes comment
- * events (listed, or every event).
+ * route, or a route that posts comments (`forge_comment`, `altforge_comment`, or line comments
+ * with `forge_review`, `altforge_review`) and takes comment events (listed, or every event).
  */
 export function platformsToAsk(config: GatewayConfig): { forge: boolean; altforge: boolean } {
   const routes = Object.values(config.platforms.webhook.extra.routes);
   const hearsComments = (events: readonly string[]) =>
     events.length === 0 || events.some((event) => COMMENT_EVENTS.includes(event));
   const commands = routes.some((route) => (route.commands ?? []).length > 0);
-  const posts = (target: string) =>
-    routes.some((route) => route.deliver === target && hearsComments(route.events));
-  return { forge: commands || posts(FORGE_TARGET), altforge: commands || posts(ALTFORGE_TARGET) };
+  const posts = (...targets: string[]) =>
+    routes.some((route) => targets.includes(route.deliver) && hearsComments(route.events));
+  return {
+    forge: commands || posts(FORGE_TARGET, FORGE_REVIEW_TARGET),
+    altforge: commands || posts(ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET),
+  };
 }
 
 /**

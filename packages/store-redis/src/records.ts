@@ -7,6 +7,7 @@ import {
   agentAccountingSchema,
   attemptLogSchema,
   deliveryStatusSchema,
+  lineCommentsSchema,
   type DeliveryRecord,
   type NewDelivery,
   type Subscription,
@@ -45,6 +46,7 @@ const deliveryHashSchema = z.object({
   finishedAt: intField.optional(),
   attemptLog: jsonTextSchema(attemptLogSchema),
   agent: jsonTextSchema(agentAccountingSchema).optional(),
+  lineComments: jsonTextSchema(lineCommentsSchema).optional(),
   supersededBy: z.string().optional(),
 });
 
@@ -90,6 +92,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     finishedAt: h.finishedAt ?? null,
     attemptLog: h.attemptLog,
     agent: h.agent ?? null,
+    ...(h.lineComments !== undefined ? { lineComments: h.lineComments } : {}),
     ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
   };
 }

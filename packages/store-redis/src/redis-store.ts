@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AcceptResult,
-  type AgentAccounting,
+  type DeliveryProgress,
   type DeliveryFilter,
   type DeliveryOutline,
   type DeliveryQueue,
@@ -306,15 +306,14 @@ export class RedisStore implements Store, QueueJournal {
     return this.change(id, (head) => runningChange(head, now));
   }
 
-  async saveProgress(
-    id: string,
-    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
-  ): Promise<void> {
+  async saveProgress(id: string, progress: DeliveryProgress): Promise<void> {
     this.assertOpen();
     const fields: string[] = [];
     if (progress.prompt !== undefined) fields.push('prompt', progress.prompt);
     if (progress.answer !== undefined) fields.push('answer', progress.answer);
     if (progress.agent !== undefined) fields.push('agent', JSON.stringify(progress.agent));
+    if (progress.lineComments !== undefined)
+      fields.push('lineComments', JSON.stringify(progress.lineComments));
     if (fields.length === 0) return;
     await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
   }

@@ -52,7 +52,7 @@ describe('row changes', () => {
     expect(replayChange(head, 400)).toEqual({
       status: 'queued',
       set: { attempts: '0', nextAttemptAt: '400' },
-      unset: ['answer', 'lastError', 'finishedAt', 'supersededBy'],
+      unset: ['answer', 'lineComments', 'lastError', 'finishedAt', 'supersededBy'],
       newSeq: true,
       unfinish: true,
       joinLine: true,

@@ -126,12 +126,15 @@ export function failedChange(head: RowHead, error: string, now: number): RowChan
   };
 }
 
-/** A fresh set of attempts under a new seq; the answer is dropped so the agent runs again. */
+/**
+ * A fresh set of attempts under a new seq; the answer and its line comments are dropped so the
+ * agent runs again.
+ */
 export function replayChange(head: RowHead, now: number): RowChange {
   return {
     status: 'queued',
     set: { attempts: '0', nextAttemptAt: String(now) },
-    unset: ['answer', 'lastError', 'finishedAt', 'supersededBy'],
+    unset: ['answer', 'lineComments', 'lastError', 'finishedAt', 'supersededBy'],
     newSeq: true,
     unfinish: true,
     joinLine: head.orderKey !== null,

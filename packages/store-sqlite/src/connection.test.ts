@@ -216,11 +216,11 @@ describe('schema version 3: de-duplication keys on the journal rows', () => {
   });
 });
 
-describe('the refused statuses migration (the last one)', () => {
+describe('schema version 7: the refused statuses', () => {
   it('widens the status check of the file before it, keeping its rows, payloads, key and view', async () => {
     const file = path.join(dir(), 'state.db');
     const old = new Database(file);
-    migrate(old, migrations.slice(0, -1));
+    migrate(old, migrations.slice(0, 6));
     const T0 = 1_700_000_000_000;
     old
       .prepare(
@@ -272,5 +272,36 @@ describe('the refused statuses migration (the last one)', () => {
     expect(check.prepare('SELECT count(*) FROM delivery_payloads').pluck().get()).toBe(0);
     expect(check.prepare(indexes).pluck().all()).toEqual(before);
     check.close();
+  });
+});
+
+describe('schema version 8: line comments', () => {
+  it('reads the rows of a version 7 file without line comments, and keeps new ones', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 7));
+    const T0 = 1_700_000_000_000;
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+           order_key, max_attempts, status, attempts, next_attempt_at, answer)
+         VALUES ('j-1', 1, 'review', 'pull_request', 'opened', 'd-1', ${T0}, '{}', NULL, 5,
+           'delivered', 1, ${T0}, 'Looks good.')`,
+      )
+      .run();
+    old.prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('j-1', '{}')`).run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      const before = await store.get('j-1');
+      expect(before?.answer).toBe('Looks good.');
+      expect(before).not.toHaveProperty('lineComments');
+      const lineComments = [{ path: 'src/a.ts', line: 12, body: 'off by one' }];
+      await store.saveProgress('j-1', { lineComments });
+      expect((await store.get('j-1'))?.lineComments).toEqual(lineComments);
+    } finally {
+      await store.close();
+    }
   });
 });

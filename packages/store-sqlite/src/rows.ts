@@ -6,6 +6,7 @@ import {
   agentAccountingSchema,
   attemptLogSchema,
   type DeliveryOutline,
+  lineCommentsSchema,
   type DeliveryRecord,
   type DeliveryStatus,
   type QueuedDelivery,
@@ -185,6 +186,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
   // Rows from before schema version 5 have no column.
   const supersededBy = row.superseded_by === undefined ? null : c.nullableString('superseded_by');
   if (supersededBy !== null) record.supersededBy = supersededBy;
+  // Rows from before schema version 8 have no column; NULL is a run without line comments.
+  if (row.line_comments !== undefined && row.line_comments !== null)
+    record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
   if (c.problems.length > 0) {
     throw new Error(
       `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +

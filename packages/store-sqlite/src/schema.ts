@@ -240,6 +240,11 @@ const refusedStatuses: Migration = (db) => {
   ]);
 };
 
+/** The agent's line comments next to its answer: a JSON array, NULL when it made none. */
+const lineComments: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN line_comments TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -249,6 +254,7 @@ export const migrations: readonly Migration[] = [
   addCursors,
   supersededStatus,
   refusedStatuses,
+  lineComments,
 ];
 
 /** The schema version this code writes. */

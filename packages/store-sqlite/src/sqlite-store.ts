@@ -6,7 +6,7 @@
 import {
   type QueuedDelivery,
   type AcceptResult,
-  type AgentAccounting,
+  type DeliveryProgress,
   type DeliveryFilter,
   type DeliveryOutline,
   type DeliveryRecord,
@@ -189,16 +189,15 @@ export class SqliteStore implements Store {
     return this.batched(() => this.markRunningTx(id, now));
   }
 
-  async saveProgress(
-    id: string,
-    progress: { prompt?: string; answer?: string; agent?: AgentAccounting },
-  ): Promise<void> {
+  async saveProgress(id: string, progress: DeliveryProgress): Promise<void> {
     this.assertOpen();
     const params = {
       id,
       prompt: progress.prompt ?? null,
       answer: progress.answer ?? null,
       agent: progress.agent === undefined ? null : JSON.stringify(progress.agent),
+      line_comments:
+        progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
     };
     await this.batched(() => this.statements.saveProgress.run(params));
   }

@@ -39,6 +39,14 @@ export interface SubscriptionRow {
 type Statement<Params extends unknown[] | object> = Database.Statement<Params>;
 type ListParams = { route?: string; status?: DeliveryStatus; limit: number };
 type MarkParams = { id: string; now: number };
+/** What `saveProgress` binds; null leaves a column as it is, JSON columns come as text. */
+type ProgressParams = {
+  id: string;
+  prompt: string | null;
+  answer: string | null;
+  agent: string | null;
+  line_comments: string | null;
+};
 
 /** `@now` as SQL: an integer when it is one (better-sqlite3 binds every number as REAL). */
 const NOW = 'iif(@now = CAST(@now AS INTEGER), CAST(@now AS INTEGER), @now)';
@@ -70,12 +78,7 @@ export interface Statements {
   running: Statement<[]>;
   /** Changes one row, or none when the id is unknown; `byId` reads it back. */
   markRunning: Statement<MarkParams>;
-  saveProgress: Statement<{
-    id: string;
-    prompt: string | null;
-    answer: string | null;
-    agent: string | null;
-  }>;
+  saveProgress: Statement<ProgressParams>;
   markRetry: Statement<{ id: string; error: string; next_attempt_at: number; now: number }>;
   markDelivered: Statement<MarkParams & { error: null }>;
   /** Releases the row's de-duplication key too, so the sender's redelivery runs again. */
@@ -150,15 +153,10 @@ export function prepareStatements(db: Database.Database): Statements {
            'finishedAt', NULL, 'error', NULL))
        WHERE id = @id AND status <> 'superseded'`,
     ),
-    saveProgress: db.prepare<{
-      id: string;
-      prompt: string | null;
-      answer: string | null;
-      agent: string | null;
-    }>(
+    saveProgress: db.prepare<ProgressParams>(
       // A null parameter means "not given": keep what is there.
       `UPDATE deliveries SET prompt = COALESCE(@prompt, prompt), answer = COALESCE(@answer, answer),
-         agent = COALESCE(@agent, agent)
+         agent = COALESCE(@agent, agent), line_comments = COALESCE(@line_comments, line_comments)
        WHERE id = @id`,
     ),
     markRetry: db.prepare<{ id: string; error: string; next_attempt_at: number; now: number }>(
@@ -183,7 +181,8 @@ export function prepareStatements(db: Database.Database): Statements {
        WHERE id = @id`,
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
-      `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, last_error = NULL,
+      `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, line_comments = NULL,
+         last_error = NULL,
          finished_at = NULL, superseded_by = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,
     ),

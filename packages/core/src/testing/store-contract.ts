@@ -256,6 +256,30 @@ const readChecks = [
   ),
 
   check(
+    "keeps an agent's line comments next to its answer, and none for a run that made none",
+    async (c) => {
+      const record = await c.acceptNew();
+      const plain = await c.acceptNew();
+      const lineComments = [
+        { path: 'src/a.ts', line: 12, body: 'off by one — «n + 1»' },
+        { path: 'docs/ü.md', line: 1, body: 'a typo\non two lines' },
+      ];
+      await c.store.saveProgress(record.id, { answer: 'Two remarks.', lineComments });
+      await c.store.saveProgress(plain.id, { answer: 'Nothing to add.' });
+      assertFields(await c.store.get(record.id), { answer: 'Two remarks.', lineComments });
+      // Saving other progress later leaves them as they were.
+      await c.store.saveProgress(record.id, { prompt: 'Review' });
+      assertFields(await c.store.get(record.id), { lineComments });
+      assert.equal((await c.store.get(plain.id))?.lineComments, undefined);
+      const listed = await c.store.list({});
+      assert.deepStrictEqual(
+        listed.find((row) => row.id === record.id)?.lineComments,
+        lineComments,
+      );
+    },
+  ),
+
+  check(
     'keeps the auth scheme that verified a delivery, and none for an unverified one',
     async (c) => {
       const verified = await c.acceptNew({ authScheme: 'standard-webhooks' });
@@ -510,10 +534,17 @@ const replayChecks = [
       const record = await c.acceptNew();
       const later = await c.acceptNew();
       await c.store.markRunning(record.id, c.t0 + 1);
-      await c.store.saveProgress(record.id, { prompt: 'Review', answer: 'old answer' });
+      await c.store.saveProgress(record.id, {
+        prompt: 'Review',
+        answer: 'old answer',
+        lineComments: [{ path: 'src/a.ts', line: 3, body: 'old remark' }],
+      });
       await c.store.markFailed(record.id, 'boom', c.t0 + 2);
 
       const replayed = await c.store.replay(record.id, c.t0 + 100);
+      // The agent runs again: its old line comments go with its old answer.
+      assert.equal(replayed?.lineComments, undefined);
+      assert.equal((await c.store.get(record.id))?.lineComments, undefined);
       assertFields(replayed, {
         id: record.id,
         status: 'queued',

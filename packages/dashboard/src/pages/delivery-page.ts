@@ -1,5 +1,5 @@
 /** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
-import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+import type { AgentAccounting, DeliveryRecord, LineComment } from '@webhook-gateway/core';
 import { formatDuration, formatTime, isoTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { canReplay } from '../replay-rule.js';
@@ -14,6 +14,36 @@ function block(text: string | null, none: string): SafeHtml {
   return text === null
     ? html`<p class="hint">${none}</p>`
     : html`<pre class="block" tabindex="0">${text}</pre>`;
+}
+
+/** The agent's remarks on lines, as a review target posts them; nothing when it made none. */
+function lineCommentsSection(comments: readonly LineComment[] | undefined): SafeHtml {
+  if (comments === undefined || comments.length === 0) return html``;
+  return html`<h2>Line comments</h2>
+    <div class="table-wrap">
+      <table class="cards" id="line-comments">
+        <caption>
+          The agent's comments on lines of the new code, in the order it made them
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Line</th>
+            <th scope="col">Comment</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${comments.map(
+            (comment) =>
+              html`<tr>
+                <td data-label="File"><code>${comment.path}</code></td>
+                <td data-label="Line">${comment.line}</td>
+                <td data-label="Comment"><pre class="block" tabindex="0">${comment.body}</pre></td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 function attemptsTable(record: DeliveryRecord): SafeHtml {
@@ -172,7 +202,7 @@ export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHt
     <h2>Prompt</h2>
     ${block(record.prompt, 'Not rendered yet.')}
     <h2>Answer</h2>
-    ${block(record.answer, 'No answer yet.')}`;
+    ${block(record.answer, 'No answer yet.')} ${lineCommentsSection(record.lineComments)}`;
 }
 
 function headersTable(headers: Record<string, string>): SafeHtml {

@@ -1,7 +1,9 @@
 /**
  * A GitHub-REST-compatible fake over TLS on 127.0.0.1 for the real `gh`: it keeps a pull
  * request's issue comments as state (list paginated with a Link header, post, edit, delete), and
- * answers the two GraphQL operations of `gh pr comment` (find the pull request, add a comment).
+ * answers the two GraphQL operations of `gh pr comment` (find the pull request, add a comment),
+ * and keeps its reviews: a review whose comment names a line the configured diff does not show is
+ * refused with 422, as the forge does, and the diff's files are listed (paginated) with patches.
  * `gh` reaches it with GH_HOST=127.0.0.1:<port>, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming
  * the self-signed certificate made here with openssl.
  */
@@ -31,6 +33,31 @@ const pullRequestVariables = z.object({
 const addCommentVariables = z.object({
   input: z.object({ subjectId: z.string(), body: z.string() }),
 });
+
+/** A review as `POST /repos/{o}/{r}/pulls/{n}/reviews` takes it (only what the gateway sends). */
+const reviewSchema = z.strictObject({
+  event: z.literal('COMMENT'),
+  commit_id: z.string().optional(),
+  body: z.string().min(1),
+  comments: z.array(
+    z.strictObject({
+      path: z.string(),
+      line: z.number().int().positive(),
+      side: z.literal('RIGHT'),
+      body: z.string().min(1),
+    }),
+  ),
+});
+
+export type FakeReview = z.infer<typeof reviewSchema> & { id: number };
+
+/** One file of a pull request's diff: its patch as the forge lists it, and the lines it shows. */
+export interface FakeDiffFile {
+  filename: string;
+  patch: string;
+  /** The new-file lines the patch shows (added and context): where a review comment may sit. */
+  lines: number[];
+}
 const PAGE_SIZE = 2;
 
 export interface FakeForgeApi {
@@ -43,6 +70,10 @@ export interface FakeForgeApi {
   comments(repo: string, number: number): FakeComment[];
   /** Deletes a comment as a person on the forge would. */
   remove(id: number): void;
+  /** Reviews per `owner/repo#n`, oldest first. */
+  reviews(repo: string, number: number): FakeReview[];
+  /** Sets the diff of `owner/repo#n` (without one, every review comment is outside it). */
+  setDiff(repo: string, number: number, files: FakeDiffFile[]): void;
   /** Every request, `METHOD /path`. */
   requests: string[];
   close(): Promise<void>;
@@ -76,6 +107,8 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
   );
   const token = 'fake-forge-token';
   const byPull = new Map<string, FakeComment[]>();
+  const reviewsByPull = new Map<string, FakeReview[]>();
+  const diffs = new Map<string, FakeDiffFile[]>();
   const requests: string[] = [];
   let nextId = 1000;
   const list = (key: string): FakeComment[] => {
@@ -92,6 +125,25 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
   };
 
   let forgeHost = '';
+  const reviewList = (key: string): FakeReview[] => {
+    let found = reviewsByPull.get(key);
+    if (!found) reviewsByPull.set(key, (found = []));
+    return found;
+  };
+  /** One page of `items` as the forge sends it, with a Link header to the next page. */
+  const paged = <T>(req: IncomingMessage, url: URL, items: T[]) => {
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const slice = items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    const last = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
+    const headers: Record<string, string> = {};
+    if (page < last) {
+      const next = new URL(url);
+      next.searchParams.set('page', String(page + 1));
+      headers.link = `<https://${req.headers.host ?? ''}${next.pathname}${next.search}>; rel="next"`;
+    }
+    return { slice, headers };
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     requests.push(`${req.method ?? ''} ${url.pathname}`);
@@ -128,18 +180,45 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
     }
     const pull = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     const single = /^\/api\/v3\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    const pullPart = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/(reviews|files)$/.exec(
+      url.pathname,
+    );
     if (pull && req.method === 'GET') {
-      const comments = list(`${pull[1]}#${pull[2]}`);
-      const page = Number(url.searchParams.get('page') ?? '1');
-      const slice = comments.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-      const last = Math.max(1, Math.ceil(comments.length / PAGE_SIZE));
-      const headers: Record<string, string> = {};
-      if (page < last) {
-        const next = new URL(url);
-        next.searchParams.set('page', String(page + 1));
-        headers.link = `<https://${req.headers.host ?? ''}${next.pathname}${next.search}>; rel="next"`;
-      }
+      const { slice, headers } = paged(req, url, list(`${pull[1]}#${pull[2]}`));
       return send(200, slice, headers);
+    }
+    if (pullPart?.[3] === 'files' && req.method === 'GET') {
+      const files = diffs.get(`${pullPart[1]}#${pullPart[2]}`) ?? [];
+      const { slice, headers } = paged(
+        req,
+        url,
+        files.map((file) => ({ filename: file.filename, status: 'modified', patch: file.patch })),
+      );
+      return send(200, slice, headers);
+    }
+    if (pullPart?.[3] === 'reviews' && req.method === 'POST') {
+      const key = `${pullPart[1]}#${pullPart[2]}`;
+      const parsed = reviewSchema.safeParse(JSON.parse(text));
+      if (!parsed.success) {
+        return send(422, { message: 'Unprocessable Entity', errors: [parsed.error.message] });
+      }
+      const files = diffs.get(key) ?? [];
+      const outside = parsed.data.comments.some(
+        (comment) =>
+          !files.some(
+            (file) => file.filename === comment.path && file.lines.includes(comment.line),
+          ),
+      );
+      if (outside) {
+        return send(422, {
+          message: 'Unprocessable Entity',
+          errors: ['Pull request review thread line must be part of the diff'],
+          status: '422',
+        });
+      }
+      const review = { id: nextId++, ...parsed.data };
+      reviewList(key).push(review);
+      return send(200, { id: review.id, state: 'COMMENTED', body: review.body });
     }
     if (pull && req.method === 'POST') {
       const comment = { id: nextId++, body: bodySchema.parse(JSON.parse(text)).body };
@@ -184,6 +263,10 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
     remove(id) {
       const found = findComment(id);
       if (found) found[0].splice(found[1], 1);
+    },
+    reviews: (repo, number) => reviewList(`${repo}#${number}`),
+    setDiff(repo, number, files) {
+      diffs.set(`${repo}#${number}`, files);
     },
     requests,
     async close() {

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  answerWithLineComments,
   parseConfig,
   renderDeliverExtra,
   silentLogger,
   type DeliverRequest,
   type DeliveryRecord,
   type JsonObject,
+  type LineComment,
 } from '@webhook-gateway/core';
 import { routeSchema } from '@webhook-gateway/core/runtime';
 
@@ -32,7 +34,9 @@ export interface RequestOptions {
   target?: string;
   /** The route's `deliver_extra` templates; rendered against the payload as the worker does. */
   deliverExtra?: Record<string, unknown>;
+  /** The summary; the worker hands it on with the line comments after it as text. */
   answer?: string;
+  lineComments?: LineComment[];
   signal?: AbortSignal;
 }
 
@@ -70,8 +74,12 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     attemptLog: [],
     agent: null,
   };
+  const summary = options.answer ?? 'Looks good.';
+  const lineComments = options.lineComments ?? [];
   return {
-    answer: options.answer ?? 'Looks good.',
+    answer: answerWithLineComments(summary, lineComments),
+    summary,
+    lineComments,
     delivery,
     routeConfig,
     extra: renderDeliverExtra(deliverExtra, options.payload),

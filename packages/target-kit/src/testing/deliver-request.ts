@@ -1,9 +1,11 @@
 /** A DeliverRequest as the worker pool builds one, for calling a target directly. */
 import {
+  answerWithLineComments,
   parseConfig,
   type DeliverRequest,
   type DeliveryRecord,
   type GatewayPlugin,
+  type LineComment,
   type Logger,
 } from '@webhook-gateway/core';
 
@@ -39,11 +41,13 @@ export function fakeDelivery(overrides: Partial<DeliveryRecord> = {}): DeliveryR
 }
 
 /**
- * A request for `answer` with `platforms` (raw config, core's keys and the slices of `plugins`)
+ * A request for `answer` (the summary, followed by `lineComments` as the worker writes them) with
+ * `platforms` (raw config, core's keys and the slices of `plugins`)
  * and rendered `extra`.
  */
 export function deliverRequest(options: {
   answer: string;
+  lineComments?: LineComment[];
   platforms?: Record<string, unknown>;
   /** The plugins whose slices `platforms` may hold. */
   plugins?: readonly GatewayPlugin<unknown>[];
@@ -53,8 +57,11 @@ export function deliverRequest(options: {
   signal?: AbortSignal;
 }): DeliverRequest {
   const config = parseConfig({ platforms: options.platforms ?? {} }, {}, options.plugins ?? []);
+  const lineComments = options.lineComments ?? [];
   return {
-    answer: options.answer,
+    answer: answerWithLineComments(options.answer, lineComments),
+    summary: options.answer,
+    lineComments,
     delivery: options.delivery ?? fakeDelivery(),
     routeConfig: {
       events: [],

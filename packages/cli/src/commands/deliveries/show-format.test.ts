@@ -21,6 +21,24 @@ describe('formatDeliveryDetail', () => {
     expect(text.endsWith('answer\n  Looks good.')).toBe(true);
   });
 
+  it("shows the agent's line comments after the answer, each under its path and line", () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        answer: 'Two remarks.',
+        lineComments: [
+          { path: 'src/a.ts', line: 12, body: 'off by one' },
+          { path: 'README.md', line: 3, body: 'a typo\nand another' },
+        ],
+      }),
+    );
+    expect(
+      text.endsWith(
+        'answer\n  Two remarks.\n\nline comments (2)\n' +
+          '  src/a.ts:12\n    off by one\n  README.md:3\n    a typo\n    and another',
+      ),
+    ).toBe(true);
+  });
+
   it('shows the agent accounting: model, turns, tool calls and tokens', () => {
     const text = formatDeliveryDetail(
       testRecord({

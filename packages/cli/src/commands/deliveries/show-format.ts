@@ -1,5 +1,8 @@
-/** The human output of `deliveries show`: fields, headers, attempts, agent, prompt and answer. */
-import type { AgentAccounting, DeliveryRecord } from '@webhook-gateway/core';
+/**
+ * The human output of `deliveries show`: fields, headers, attempts, agent, prompt, answer and line
+ * comments.
+ */
+import type { AgentAccounting, DeliveryRecord, LineComment } from '@webhook-gateway/core';
 import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { printable } from './printable.js';
@@ -128,6 +131,16 @@ function agentSection(agent: AgentAccounting | null): string | undefined {
   return text;
 }
 
+/** The agent's line comments, each under its `path:line`; nothing when it made none. */
+function lineCommentsSection(comments: readonly LineComment[] | undefined): string | undefined {
+  if (comments === undefined || comments.length === 0) return undefined;
+  const blocks = comments.map(
+    (comment) => `  ${printable(`${comment.path}:${comment.line}`)}
+${indentLines(textBlock(comment.body))}`,
+  );
+  return `line comments (${comments.length})\n${blocks.join('\n')}`;
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
 export function formatDeliveryDetail(record: DeliveryRecord): string {
   const sections = [
@@ -137,6 +150,7 @@ export function formatDeliveryDetail(record: DeliveryRecord): string {
     agentSection(record.agent),
     `prompt\n${textBlock(record.prompt)}`,
     `answer\n${textBlock(record.answer)}`,
+    lineCommentsSection(record.lineComments),
   ];
   return sections.filter((section) => section !== undefined).join('\n\n');
 }

@@ -43,10 +43,16 @@ describe('deliveryDetail', () => {
     expect(detail.payload).toEqual({ action: 'opened', number: 2 });
     expect(detail.prompt).toBe('Review PR #2');
     expect(detail.answer).toBe('Looks good.');
+    expect(detail.lineComments).toEqual([]);
     expect(detail.attemptLog.map((a) => [a.attempt, a.durationMs, a.error === null])).toEqual([
       [1, 500, false],
       [2, 400, true],
     ]);
+  });
+
+  it("carries the agent's line comments next to the answer", () => {
+    const lineComments = [{ path: 'src/a.ts', line: 12, body: 'off by one' }];
+    expect(deliveryDetail(testRecord({ lineComments })).lineComments).toEqual(lineComments);
   });
 
   it('has a next attempt time only while queued', () => {

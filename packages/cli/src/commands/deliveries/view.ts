@@ -7,6 +7,7 @@ import type {
   AgentCost,
   DeliveryRecord,
   DeliveryStatus,
+  LineComment,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
@@ -55,7 +56,10 @@ export interface DeliveryDetail extends DeliverySummary {
   headers: Record<string, string>;
   payload: Record<string, unknown>;
   prompt: string | null;
+  /** The agent's answer; with line comments, their summary. */
   answer: string | null;
+  /** The agent's remarks on lines of the pull or merge request (empty when it made none). */
+  lineComments: LineComment[];
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
 }
@@ -93,6 +97,7 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
     payload: record.payload,
     prompt: record.prompt,
     answer: record.answer,
+    lineComments: record.lineComments ?? [],
     attemptLog: record.attemptLog.map((attempt) => ({
       attempt: attempt.attempt,
       startedAt: new Date(attempt.startedAt).toISOString(),

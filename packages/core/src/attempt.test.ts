@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { runAttempt, type AttemptDeps } from './attempt.js';
+import { liveConfig } from './config/live.js';
+import { parseConfig } from './config/load.js';
+import type { LineComment } from './delivery.js';
+import { createHooks, type DeliverRequest } from './hooks.js';
+import { silentLogger } from './logger.js';
+import { MemoryStore } from './memory-store.js';
+import { createRouteResolver } from './routes.js';
+
+const COMMENTS: LineComment[] = [
+  { path: 'src/a.ts', line: 12, body: 'off by one' },
+  { path: 'README.md', line: 3, body: 'typo' },
+];
+
+/** A gateway's attempt with a runner that leaves line comments and a target that records. */
+function setup(options: { failFirstDelivery?: boolean } = {}) {
+  const config = parseConfig({
+    platforms: {
+      webhook: {
+        extra: {
+          host: '127.0.0.1',
+          routes: { reviews: { secret: 's', deliver: 'sink' } },
+        },
+      },
+    },
+  });
+  const hooks = createHooks();
+  let runs = 0;
+  hooks.run.for('dry-run').tapPromise('test', async () => {
+    runs++;
+    return { answer: 'Two remarks.', lineComments: COMMENTS };
+  });
+  const delivered: DeliverRequest[] = [];
+  hooks.deliver.for('sink').tapPromise('test', async (request) => {
+    delivered.push(request);
+    if (options.failFirstDelivery && delivered.length === 1) throw new Error('sink answered 502');
+  });
+  const store = new MemoryStore();
+  const live = liveConfig(config);
+  const deps: AttemptDeps = {
+    store,
+    hooks,
+    config: live,
+    resolveRoute: createRouteResolver(live, store),
+    home: '/tmp',
+    log: silentLogger(),
+    random: () => 0,
+  };
+  const accept = async () => {
+    const result = await store.accept(
+      {
+        route: 'reviews',
+        event: 'pull_request',
+        action: 'opened',
+        deliveryId: 'd-1',
+        receivedAt: Date.now(),
+        payload: {},
+        headers: {},
+        orderKey: null,
+        maxAttempts: 3,
+      },
+      3_600_000,
+    );
+    if (!result.accepted) throw new Error('not accepted');
+    return result.record.id;
+  };
+  return { store, deps, delivered, accept, runs: () => runs };
+}
+
+describe('an attempt with line comments', () => {
+  it('journals them next to the answer and hands the target the summary, the comments and both as text', async () => {
+    const { store, deps, delivered, accept } = setup();
+    const id = await accept();
+    const outcome = await runAttempt(deps, id, new AbortController().signal);
+    expect(outcome.status).toBe('delivered');
+    expect(await store.get(id)).toMatchObject({ answer: 'Two remarks.', lineComments: COMMENTS });
+    expect(delivered[0]).toMatchObject({
+      summary: 'Two remarks.',
+      lineComments: COMMENTS,
+      answer: 'Two remarks.\n\nsrc/a.ts:12 — off by one\nREADME.md:3 — typo',
+    });
+  });
+
+  it('delivers the journaled comments again on a retry, without running the agent again', async () => {
+    const { deps, delivered, accept, runs } = setup({ failFirstDelivery: true });
+    const id = await accept();
+    const signal = new AbortController().signal;
+    expect((await runAttempt(deps, id, signal)).status).toBe('retry');
+    expect((await runAttempt(deps, id, signal)).status).toBe('delivered');
+    expect(runs()).toBe(1);
+    expect(delivered[1]?.lineComments).toEqual(COMMENTS);
+    expect(delivered[1]?.answer).toBe(delivered[0]?.answer);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * The `altforge_review` target: each line comment as a merge request discussion on its line (a
+ * text position on the new file, through `glab api`), then the summary as a note. A position the
+ * altforge refuses (a line its diff does not show) goes into the summary note as `path:line`
+ * text: a comment is never dropped.
+ */
+import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import { z } from 'zod';
+import {
+  ALTFORGE_NOTE_LIMIT,
+  ALTFORGE_PROFILE,
+  altforgeEnv,
+  altforgeNoteArgv,
+} from './altforge-cli.js';
+import { resolveAltforgeMergeRequest, type AltforgeMergeRequest } from './altforge-target.js';
+import { commentBodies } from './comment-bodies.js';
+import { CommentDeliveryError } from './errors.js';
+import { payloadValue } from './extra-value.js';
+import { describeCliFailure } from './failure.js';
+import { postComments } from './post-comments.js';
+import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
+import { runCli, type CliOutcome } from './run-cli.js';
+import type { AltforgeSettings } from './settings.js';
+
+export const ALTFORGE_REVIEW_TARGET = 'altforge_review';
+
+/** `glab api` calls and the summary note (`glab mr note`), named as this target in errors. */
+const API_PROFILE = { ...ALTFORGE_PROFILE, target: ALTFORGE_REVIEW_TARGET, action: 'api' };
+const NOTE_PROFILE = { ...ALTFORGE_PROFILE, target: ALTFORGE_REVIEW_TARGET };
+
+/** The three commits a text position names (`diff_refs` of a merge request). */
+const diffRefsSchema = z.object({
+  base_sha: z.string().min(1),
+  start_sha: z.string().min(1),
+  head_sha: z.string().min(1),
+});
+type DiffRefs = z.infer<typeof diffRefsSchema>;
+
+const mergeRequestSchema = z.object({ diff_refs: diffRefsSchema });
+
+/** What one `glab api` call needs besides its arguments. */
+interface AltforgeApiCall {
+  settings: AltforgeSettings;
+  mergeRequest: AltforgeMergeRequest;
+  signal: AbortSignal;
+}
+
+/** Runs `glab api <args>` with `input` on stdin. */
+function glabApi(call: AltforgeApiCall, args: string[], input = ''): Promise<CliOutcome> {
+  return runCli({
+    cli: call.settings.cli,
+    args: ['api', ...args],
+    input,
+    env: altforgeEnv(call.settings),
+    timeoutMs: call.settings.timeout_s * 1000,
+    signal: call.signal,
+  });
+}
+
+function failure(call: AltforgeApiCall, outcome: Exclude<CliOutcome, { kind: 'ok' }>): Error {
+  const { reason, message } = describeCliFailure(outcome, {
+    profile: API_PROFILE,
+    cli: call.settings.cli,
+    host: call.settings.host ?? ALTFORGE_PROFILE.defaultHost,
+    timeoutS: call.settings.timeout_s,
+    subject: `a review of merge request !${call.mergeRequest.iid} of ${call.mergeRequest.path}`,
+    secrets: call.settings.token ? [call.settings.token] : [],
+  });
+  return new CommentDeliveryError(ALTFORGE_REVIEW_TARGET, reason, message);
+}
+
+/** True when the altforge refused the discussion's position (400: the line is not in the diff). */
+function isRefusedPosition(outcome: CliOutcome): boolean {
+  return outcome.kind === 'exit' && /\b(?:400|422)\b/.test(outcome.stderr);
+}
+
+/** `projects/<url-encoded path>/merge_requests/<iid>`: the API path of the merge request. */
+function mergeRequestPath({ path, iid }: AltforgeMergeRequest): string {
+  return `projects/${encodeURIComponent(path)}/merge_requests/${iid}`;
+}
+
+/** The payload's `object_attributes.diff_refs`, else the merge request's, asked of the altforge. */
+async function diffRefs(request: DeliverRequest, call: AltforgeApiCall): Promise<DiffRefs> {
+  const fromPayload = diffRefsSchema.safeParse(
+    payloadValue(request.delivery.payload, 'object_attributes.diff_refs'),
+  );
+  if (fromPayload.success) return fromPayload.data;
+  const outcome = await glabApi(call, [mergeRequestPath(call.mergeRequest)]);
+  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  let json: unknown;
+  try {
+    json = JSON.parse(outcome.stdout);
+  } catch {
+    json = undefined;
+  }
+  const parsed = mergeRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CommentDeliveryError(
+      ALTFORGE_REVIEW_TARGET,
+      'cli-failed',
+      `glab api ${mergeRequestPath(call.mergeRequest)} answered no diff_refs (base_sha, start_sha, head_sha) to place line comments with`,
+    );
+  }
+  return parsed.data.diff_refs;
+}
+
+/** How a review went out, for the log. */
+export interface AltforgeReviewOutcome {
+  onLines: number;
+  /** Comments whose position was refused, put into the summary note instead. */
+  moved: number;
+  notes: number;
+}
+
+/**
+ * Posts a discussion per line comment, then the summary note (`platforms.altforge` settings).
+ * Throws a `CommentDeliveryError` (the worker retries) when glab fails for another reason than a
+ * refused position.
+ */
+export async function deliverAltforgeReview(
+  request: DeliverRequest,
+  settings: AltforgeSettings,
+): Promise<AltforgeReviewOutcome> {
+  const mergeRequest = resolveAltforgeMergeRequest(
+    request.extra,
+    request.delivery.payload,
+    ALTFORGE_REVIEW_TARGET,
+  );
+  const call: AltforgeApiCall = { settings, mergeRequest, signal: request.signal };
+  const moved: LineComment[] = [];
+  if (request.lineComments.length > 0) {
+    const refs = await diffRefs(request, call);
+    for (const comment of request.lineComments) {
+      const discussion = {
+        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+        position: {
+          position_type: 'text',
+          ...refs,
+          new_path: comment.path,
+          new_line: comment.line,
+        },
+      };
+      const outcome = await glabApi(
+        call,
+        [
+          '--method',
+          'POST',
+          `${mergeRequestPath(mergeRequest)}/discussions`,
+          '--header',
+          'Content-Type: application/json',
+          '--input',
+          '-',
+        ],
+        JSON.stringify(discussion),
+      );
+      if (isRefusedPosition(outcome)) moved.push(comment);
+      else if (outcome.kind !== 'ok') throw failure(call, outcome);
+    }
+  }
+  const bodies = commentBodies(
+    bodyWithMovedComments(request.summary, moved),
+    ALTFORGE_NOTE_LIMIT,
+    request.delivery.deliveryId,
+  );
+  await postComments({
+    profile: NOTE_PROFILE,
+    cli: settings.cli,
+    args: altforgeNoteArgv(mergeRequest),
+    env: altforgeEnv(settings),
+    host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
+    timeoutS: settings.timeout_s,
+    subject: `merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
+    bodies,
+    secrets: settings.token ? [settings.token] : [],
+    signal: request.signal,
+  });
+  const result = {
+    onLines: request.lineComments.length - moved.length,
+    moved: moved.length,
+    notes: bodies.length,
+  };
+  request.log.info(
+    {
+      target: ALTFORGE_REVIEW_TARGET,
+      repo: mergeRequest.path,
+      mr_iid: mergeRequest.iid,
+      ...result,
+    },
+    'posted the answer as merge request discussions and a note',
+  );
+  return result;
+}

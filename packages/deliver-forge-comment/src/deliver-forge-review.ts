@@ -1,0 +1,199 @@
+/**
+ * The `forge_review` target: the answer as one pull request review (`event: COMMENT`) whose
+ * comments sit on the lines the agent named, through `gh api`. When the forge refuses the review
+ * (422: a line the diff does not show), the review is posted again with those comments moved into
+ * its body as text: a comment is never dropped, and one bad line never loses the review.
+ */
+import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import { z } from 'zod';
+import { commentBodies } from './comment-bodies.js';
+import { CommentDeliveryError } from './errors.js';
+import { payloadValue } from './extra-value.js';
+import { describeCliFailure } from './failure.js';
+import { FORGE_COMMENT_LIMIT, FORGE_PROFILE, forgeEnv, normalizeForgeHost } from './forge-cli.js';
+import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
+import {
+  bodyWithMovedComments,
+  commentableLines,
+  markedLineCommentBody,
+  splitByDiff,
+} from './review-lines.js';
+import { runCli, type CliOutcome } from './run-cli.js';
+import type { ForgeSettings } from './settings.js';
+
+export const FORGE_REVIEW_TARGET = 'forge_review';
+
+/** `gh api` calls, named as this target in errors. */
+const API_PROFILE = { ...FORGE_PROFILE, target: FORGE_REVIEW_TARGET, action: 'api' };
+
+/** `gh api … --jq '.[] | {filename, patch}'`: one JSON object per line (patch absent for binaries). */
+const changedFileSchema = z.object({ filename: z.string(), patch: z.string().nullish() });
+
+/** What one `gh api` call needs besides its arguments. */
+interface ForgeApiCall {
+  settings: ForgeSettings;
+  host: string;
+  pullRequest: ForgePullRequest;
+  signal: AbortSignal;
+}
+
+/** Runs `gh api <args>` with `input` on stdin. */
+function ghApi(call: ForgeApiCall, args: string[], input = ''): Promise<CliOutcome> {
+  return runCli({
+    cli: call.settings.cli,
+    args: ['api', ...args],
+    input,
+    env: forgeEnv(call.settings),
+    timeoutMs: call.settings.timeout_s * 1000,
+    signal: call.signal,
+  });
+}
+
+/** The error a failed call is, for the journal: what failed and what to do. */
+function failure(
+  call: ForgeApiCall,
+  outcome: Exclude<CliOutcome, { kind: 'ok' }>,
+  /** What had already been done, for the message. */
+  progress = '',
+): Error {
+  const { reason, message } = describeCliFailure(outcome, {
+    profile: API_PROFILE,
+    cli: call.settings.cli,
+    host: call.host,
+    timeoutS: call.settings.timeout_s,
+    subject: `a review of pull request #${call.pullRequest.prNumber} of ${call.pullRequest.repo}`,
+    secrets: call.settings.token ? [call.settings.token] : [],
+  });
+  return new CommentDeliveryError(FORGE_REVIEW_TARGET, reason, message + progress);
+}
+
+/** True when the forge refused the request as unprocessable (a review line outside the diff). */
+function isUnprocessable(outcome: CliOutcome): boolean {
+  return outcome.kind === 'exit' && /\(HTTP 422\)/.test(outcome.stderr);
+}
+
+/** The new-file lines the pull request's diff shows, per path (`GET …/pulls/{n}/files`). */
+async function diffLines(call: ForgeApiCall): Promise<Map<string, Set<number>>> {
+  const { repo, prNumber } = call.pullRequest;
+  const outcome = await ghApi(call, [
+    '--paginate',
+    `repos/${repo}/pulls/${prNumber}/files`,
+    '--jq',
+    '.[] | {filename, patch}',
+  ]);
+  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  const lines = new Map<string, Set<number>>();
+  for (const line of outcome.stdout.split('\n')) {
+    if (line.trim() === '') continue;
+    const file = changedFileSchema.parse(JSON.parse(line));
+    lines.set(file.filename, commentableLines(file.patch ?? ''));
+  }
+  return lines;
+}
+
+/** How a review went out, for the log. */
+export interface ReviewOutcome {
+  onLines: number;
+  /** Comments moved into the review's body because the forge refused their lines. */
+  moved: number;
+  /** Extra pull request comments holding the rest of a summary too long for one review body. */
+  extraComments: number;
+}
+
+/**
+ * Posts the review with `request.lineComments` on their lines and `request.summary` as its body
+ * (`platforms.forge` settings). Throws a `CommentDeliveryError` (the worker retries) when gh fails
+ * for another reason than a refused line.
+ */
+export async function deliverForgeReview(
+  request: DeliverRequest,
+  settings: ForgeSettings,
+): Promise<ReviewOutcome> {
+  const payload = request.delivery.payload;
+  const pullRequest = resolveForgePullRequest(request.extra, payload, FORGE_REVIEW_TARGET);
+  const call: ForgeApiCall = {
+    settings,
+    host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+    pullRequest,
+    signal: request.signal,
+  };
+  // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
+  const headSha = payloadValue(payload, 'pull_request.head.sha');
+  const comments = request.lineComments;
+  /** The summary with the comments not on their lines, in parts that fit one body each. */
+  const bodies = (onLines: readonly LineComment[]): string[] =>
+    commentBodies(
+      bodyWithMovedComments(
+        request.summary,
+        comments.filter((comment) => !onLines.includes(comment)),
+      ),
+      FORGE_COMMENT_LIMIT,
+      request.delivery.deliveryId,
+    );
+
+  const postReview = async (onLines: readonly LineComment[]): Promise<CliOutcome> => {
+    const [body = ''] = bodies(onLines);
+    const review = {
+      event: 'COMMENT',
+      ...(typeof headSha === 'string' ? { commit_id: headSha } : {}),
+      body,
+      comments: onLines.map((comment) => ({
+        path: comment.path,
+        line: comment.line,
+        side: 'RIGHT',
+        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+      })),
+    };
+    const { repo, prNumber } = pullRequest;
+    return ghApi(
+      call,
+      ['--method', 'POST', `repos/${repo}/pulls/${prNumber}/reviews`, '--input', '-'],
+      JSON.stringify(review),
+    );
+  };
+
+  let onLines: readonly LineComment[] = comments;
+  let outcome = await postReview(onLines);
+  if (isUnprocessable(outcome) && onLines.length > 0) {
+    // The forge does not say which line it refused: the diff does.
+    const { inDiff } = splitByDiff(comments, await diffLines(call));
+    if (inDiff.length > 0 && inDiff.length < comments.length) {
+      onLines = inDiff;
+      outcome = await postReview(onLines);
+    }
+    if (isUnprocessable(outcome)) {
+      onLines = [];
+      outcome = await postReview(onLines);
+    }
+  }
+  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  const rest = bodies(onLines).slice(1);
+  // The rest of a summary too long for one review body, as pull request comments after it.
+  for (const [index, body] of rest.entries()) {
+    const { repo, prNumber } = pullRequest;
+    const posted = await ghApi(
+      call,
+      ['--method', 'POST', `repos/${repo}/issues/${prNumber}/comments`, '--input', '-'],
+      JSON.stringify({ body }),
+    );
+    if (posted.kind !== 'ok') {
+      const progress = ` (the review was posted; comment ${index + 1} of ${rest.length} with the rest of its summary was not)`;
+      throw failure(call, posted, progress);
+    }
+  }
+  const result = {
+    onLines: onLines.length,
+    moved: comments.length - onLines.length,
+    extraComments: rest.length,
+  };
+  request.log.info(
+    {
+      target: FORGE_REVIEW_TARGET,
+      repo: pullRequest.repo,
+      pr_number: pullRequest.prNumber,
+      ...result,
+    },
+    'posted the answer as a pull request review',
+  );
+  return result;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { bodyWithMovedComments, commentableLines, splitByDiff } from './review-lines.js';
+
+describe('commentableLines', () => {
+  it('gives the added and context lines of the new file, across hunks, never deleted ones', () => {
+    const patch = '@@ -1,4 +1,4 @@\n a\n+b\n c\n-gone\n d\n@@ -10,1 +11,2 @@\n ten\n+eleven';
+    expect([...commentableLines(patch)]).toEqual([1, 2, 3, 4, 11, 12]);
+  });
+
+  it('gives none for a file without a patch (binary, too large)', () => {
+    expect(commentableLines('').size).toBe(0);
+  });
+});
+
+describe('splitByDiff', () => {
+  it('keeps the order of the comments on each side', () => {
+    const diff = new Map([['a.ts', new Set([1, 2])]]);
+    const comments = [
+      { path: 'a.ts', line: 2, body: 'in' },
+      { path: 'a.ts', line: 3, body: 'out' },
+      { path: 'b.ts', line: 1, body: 'other file' },
+      { path: 'a.ts', line: 1, body: 'in too' },
+    ];
+    expect(splitByDiff(comments, diff)).toEqual({
+      inDiff: [comments[0], comments[3]],
+      outside: [comments[1], comments[2]],
+    });
+  });
+});
+
+describe('bodyWithMovedComments', () => {
+  it('lists the moved comments with path and line under the summary', () => {
+    expect(bodyWithMovedComments('Summary.\n', [{ path: 'a.ts', line: 3, body: 'why?' }])).toBe(
+      'Summary.\n\n**Comments on lines this diff does not show**\n\n- `a.ts:3` — why?',
+    );
+  });
+
+  it('is the summary alone when nothing was moved', () => {
+    expect(bodyWithMovedComments('Summary.', [])).toBe('Summary.');
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Which line comments a forge can place: a review comment must sit on a line of the new file that
+ * the diff shows (added or context), or the forge refuses the whole review.
+ */
+import { gatewayMarker, type LineComment } from '@webhook-gateway/core';
+import parseDiff from 'parse-diff';
+
+/**
+ * The new-file lines a unified diff of one file shows (added and context lines).
+ *
+ * @example commentableLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 1, 2, 3 }
+ */
+export function commentableLines(patch: string): Set<number> {
+  const lines = new Set<number>();
+  for (const file of parseDiff(patch)) {
+    for (const chunk of file.chunks) {
+      for (const change of chunk.changes) {
+        if (change.type === 'add') lines.add(change.ln);
+        else if (change.type === 'normal') lines.add(change.ln2);
+      }
+    }
+  }
+  return lines;
+}
+
+/** Line comments split by whether the diff shows their line, each in its order. */
+export function splitByDiff(
+  comments: readonly LineComment[],
+  diff: ReadonlyMap<string, ReadonlySet<number>>,
+): { inDiff: LineComment[]; outside: LineComment[] } {
+  const inDiff: LineComment[] = [];
+  const outside: LineComment[] = [];
+  for (const comment of comments) {
+    (diff.get(comment.path)?.has(comment.line) ? inDiff : outside).push(comment);
+  }
+  return { inDiff, outside };
+}
+
+/**
+ * A review's body with the comments that could not go on their lines, as text under the summary:
+ * never dropped.
+ */
+export function bodyWithMovedComments(summary: string, moved: readonly LineComment[]): string {
+  if (moved.length === 0) return summary;
+  const lines = moved.map((comment) => `- \`${comment.path}:${comment.line}\` — ${comment.body}`);
+  const heading = '**Comments on lines this diff does not show**';
+  return [summary.trimEnd(), `${heading}\n\n${lines.join('\n')}`]
+    .filter((part) => part !== '')
+    .join('\n\n');
+}
+
+/**
+ * A line comment's body as posted: the agent's words, then the gateway's hidden marker for the
+ * delivery, so the loop guard ignores it when the forge sends it back as a comment event.
+ */
+export function markedLineCommentBody(comment: LineComment, deliveryId: string): string {
+  return `${comment.body}\n\n${gatewayMarker(deliveryId)}`;
+}
