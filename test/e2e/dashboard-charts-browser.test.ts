@@ -36,6 +36,8 @@ interface Seed {
   end: 'delivered' | 'failed' | 'denied' | 'over_budget';
   runMs?: number;
   tokens?: number;
+  /** What the run cost in EUR (as `agent.prices` would have recorded it). */
+  eur?: number;
   /** The key of a queued delivery this one supersedes (it is accepted first, never run). */
   supersedes?: string;
 }
@@ -45,7 +47,7 @@ interface Seed {
  * ago only in the 7 days. Tokens are charted by day, so only their sums per route are asserted.
  */
 const SEEDS: Seed[] = [
-  { route: 'reviews', hoursAgo: 3, end: 'delivered', runMs: 2000, tokens: 1000 },
+  { route: 'reviews', hoursAgo: 3, end: 'delivered', runMs: 2000, tokens: 1000, eur: 0.25 },
   { route: 'reviews', hoursAgo: 3, end: 'delivered', runMs: 4000, tokens: 3000 },
   {
     route: 'reviews',
@@ -56,9 +58,9 @@ const SEEDS: Seed[] = [
     supersedes: 'pr-9',
   },
   { route: 'reviews', hoursAgo: 2, end: 'denied' },
-  { route: 'reviews', hoursAgo: 48, end: 'failed', runMs: 6000, tokens: 500 },
+  { route: 'reviews', hoursAgo: 48, end: 'failed', runMs: 6000, tokens: 500, eur: 0.5 },
   { route: 'triage', hoursAgo: 1, end: 'over_budget' },
-  { route: 'triage', hoursAgo: 30, end: 'delivered', runMs: 1000, tokens: 200 },
+  { route: 'triage', hoursAgo: 30, end: 'delivered', runMs: 1000, tokens: 200, eur: 0.125 },
 ];
 
 /** Writes the seeds into the journal the gateway will open, as its worker would have. */
@@ -96,6 +98,7 @@ async function seedJournal(home: string): Promise<void> {
         agent: {
           runner: 'openai',
           usage: { promptTokens: tokens - 10, completionTokens: 10, totalTokens: tokens },
+          ...(seed.eur === undefined ? {} : { cost: { amount: seed.eur, currency: 'EUR' } }),
         },
       });
       const finishedAt = startedAt + (seed.runMs ?? 0);
@@ -238,10 +241,12 @@ describe.skipIf(skipWithoutChromium)('the overview charts in Chromium', () => {
     });
   });
 
-  it('sums tokens per route over the days, and draws no money chart without costs', async () => {
+  it('sums tokens and money per route over the days, one money chart per currency', async () => {
     expect(await seriesSums('chart-tokens')).toEqual({ reviews: 6500, triage: 200 });
     expect(await legend('chart-tokens')).toEqual(['reviews', 'triage']);
-    expect(await page.locator('[id^="chart-money"]').count()).toBe(0);
+    // Rows without a cost (no `agent.prices` then) add nothing; no other currency was recorded.
+    expect(await page.locator('[id^="chart-money"]').count()).toBe(1);
+    expect(await seriesSums('chart-money-EUR')).toEqual({ reviews: 0.75, triage: 0.125 });
   });
 
   it('switches to 7 days by a plain link', async () => {

@@ -42,8 +42,11 @@ export interface BarChartSpec {
   format: (value: number) => string;
   /** Ticks at whole numbers only (counts). */
   whole?: boolean;
-  /** The value axis' ticks and their labels, when round numbers do not suit (durations). */
-  axis?: { ticks: (max: number) => number[]; label: (value: number) => string };
+  /**
+   * The value axis' ticks, when round numbers do not suit (durations), and their labels, when
+   * `format` is too long for the axis (a currency the axis title already names).
+   */
+  axis?: { ticks?: (max: number) => number[]; label: (value: number) => string };
   /** A total per series in the legend; off where totals mean nothing (percentiles). */
   legendTotals?: boolean;
   /** Wide: the page's full width; narrow: half of it. Text keeps about the same size. */
@@ -274,7 +277,7 @@ export function barChart(spec: BarChartSpec): SafeHtml {
     spec.layout === 'stacked'
       ? Math.max(...spec.categories.map((_, index) => sum(valuesAt(spec, index))))
       : Math.max(...everything);
-  const ticks = spec.axis
+  const ticks = spec.axis?.ticks
     ? spec.axis.ticks(tallest)
     : valueTicks(tallest, spec.whole ? { whole: true } : {});
   const top = ticks.at(-1) ?? 1;

@@ -72,6 +72,10 @@ describe('overviewPage', () => {
       /id="chart-money-USD"[\s\S]*?class="bar series-route-1"[\s\S]*?data-value="0.42"/,
     );
     expect(markup).toContain('0.42 USD');
+    // The axis title names the currency; the ticks do not repeat it.
+    const moneyChart = markup.slice(markup.indexOf('id="chart-money-USD"'));
+    expect(moneyChart).toMatch(/class="tick"/);
+    expect(moneyChart).not.toMatch(/class="tick"[^>]*>[^<]*USD/);
   });
 
   it('says how far back the charts reach when the scan limit cut them short', () => {

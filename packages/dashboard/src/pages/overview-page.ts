@@ -140,6 +140,7 @@ function dailyChart(
     valueLabel: string;
     values: DailySeries;
     format: (value: number) => string;
+    axisLabel?: (value: number) => string;
     empty: string;
   },
 ): SafeHtml {
@@ -164,6 +165,7 @@ function dailyChart(
     series,
     layout: 'stacked',
     format: options.format,
+    ...(options.axisLabel ? { axis: { label: options.axisLabel } } : {}),
     size: 'narrow',
     empty: options.empty,
   });
@@ -186,6 +188,8 @@ function usageCharts(overview: Overview): SafeHtml {
       valueLabel: currency,
       values,
       format: (value) => `${amount.format(value)} ${currency}`,
+      // The axis title names the currency; ticks that repeat it run into that title.
+      axisLabel: (value) => amount.format(value),
       empty: 'No costs in these days.',
     }),
   );
