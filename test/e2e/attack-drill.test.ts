@@ -19,7 +19,13 @@ import {
   startFakeForgeApi,
   type FakeForgeApi,
 } from '../../packages/deliver-forge-comment/src/test-support/fake-forge-access.js';
-import { cleanupHomes, makeHome, startGateway, type StartedGateway } from '../support/gateway.js';
+import {
+  cleanupHomes,
+  makeHome,
+  startGateway,
+  waitFor,
+  type StartedGateway,
+} from '../support/gateway.js';
 import { listDeliveries, readJournal } from '../support/journal-read.js';
 import { fixture, sendForge, type Sent } from '../support/requests.js';
 
@@ -275,7 +281,11 @@ describe('attack drill on the recommended public-repository routes', () => {
     expect(row.status).toBe('over_budget');
     expect(row.lastError).toContain('budget.runs_per_day: 1');
     expect(chat.requests.length).toBe(before);
-    const warnings = gateway.logLines().filter((line) => line.msg === 'route over budget');
+    // The log file is written in batches (at most 100 ms behind): wait for the line.
+    const warnings = await waitFor(() => {
+      const found = gateway.logLines().filter((line) => line.msg === 'route over budget');
+      return found.length > 0 ? found : undefined;
+    }, 'the over-budget warning');
     expect(warnings).toHaveLength(1);
     table.push({
       attack: 'a route at its daily budget (`runs_per_day: 1`)',

@@ -88,6 +88,18 @@ describe('initConfigYaml', () => {
     expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });
 
+  it('offers the review targets in comments that, uncommented, still validate', async () => {
+    const uncommented = text
+      .replace('# deliver: forge_review', 'deliver: forge_review')
+      .replace('# deliver: altforge_review', 'deliver: altforge_review')
+      .replaceAll(/^ {10}deliver: log\n/gm, '');
+    const config = await load(uncommented);
+    const routes = config.platforms.webhook.extra.routes;
+    expect(routes['pull-requests']?.deliver).toBe('forge_review');
+    expect(routes['merge-requests']?.deliver).toBe('altforge_review');
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
   it('writes the port it is given', async () => {
     const config = await load(initConfigYaml({ secret, port: 9999 }));
     expect(config.platforms.webhook.extra.port).toBe(9999);

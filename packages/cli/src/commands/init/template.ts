@@ -81,6 +81,9 @@ platforms:
           # (needs \`gh\` logged in; mode: new posts a comment per review instead):
           # deliver: forge_comment
           # deliver_extra: { mode: update }
+          # Or one review per push with comments on the changed lines (the agent's line
+          # comments):
+          # deliver: forge_review
 
         # altforge (GitLab-style): URL {public_url}/webhooks/merge-requests, the secret above as
         # the secret token, trigger: "Merge request events".
@@ -102,5 +105,7 @@ platforms:
           # \`glab\` logged in):
           # deliver: altforge_comment
           # deliver_extra: { mode: update }
+          # Or discussions on the changed lines (the agent's line comments):
+          # deliver: altforge_review
 `;
 }
