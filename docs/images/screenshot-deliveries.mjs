@@ -3,7 +3,6 @@
 // agent is a local chat-completions stand-in that reports usage, a daily budget of 2 runs, three
 // pull requests (the third refused over_budget), screenshotted in Debian's Chromium.
 // Run after `npm run build`: node docs/images/screenshot-deliveries.mjs
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -11,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startBuiltGateway } from './screenshot-gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'screenshot-secret-0123456789';
@@ -65,34 +65,7 @@ fs.writeFileSync(
     },
   }),
 );
-const child = spawn(
-  process.execPath,
-  [path.join(root, 'packages/cli/dist/bin.js'), 'gateway', '--home', home],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const url = await new Promise((resolve) => {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = /Listening on (\S+):(\d+)/.exec(out);
-    if (match) resolve(`http://${match[1]}:${match[2]}`);
-  });
-});
-const adminUrl = await new Promise((resolve) => {
-  const timer = setInterval(() => {
-    const log = path.join(home, 'logs', 'gateway.log');
-    if (!fs.existsSync(log)) return;
-    for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
-      const entry = JSON.parse(line);
-      if (entry.msg === 'admin listening') {
-        clearInterval(timer);
-        resolve(`http://127.0.0.1:${entry.port}`);
-      }
-    }
-  }, 100);
-});
+const { child, url, adminUrl } = await startBuiltGateway(home);
 
 const fixture = JSON.parse(
   fs.readFileSync(path.join(root, 'test/fixtures/forge/pull_request_opened.json'), 'utf8'),

@@ -4,7 +4,6 @@
 // pictures only change when the dashboard does), starts the built CLI on it, sends a few
 // requests it ignores, and screenshots the overview page in Debian's Chromium.
 // Run after `npm run build`: node docs/images/screenshot-overview.mjs
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 // By path, as the CLI is started by path: the built store of this checkout.
 import { openSqliteStore } from '../../packages/store-sqlite/dist/index.js';
+import { startBuiltGateway } from './screenshot-gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'screenshot-secret-0123456789';
@@ -168,36 +168,10 @@ fs.writeFileSync(
     },
   }),
 );
-const child = spawn(
-  process.execPath,
-  [path.join(root, 'packages/cli/dist/bin.js'), 'gateway', '--home', home],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
+const { child, url, adminUrl } = await startBuiltGateway(home);
 let week;
 let day;
 try {
-  const url = await new Promise((resolve) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /Listening on (\S+):(\d+)/.exec(out);
-      if (match) resolve(`http://${match[1]}:${match[2]}`);
-    });
-  });
-  const adminUrl = await new Promise((resolve) => {
-    const timer = setInterval(() => {
-      const log = path.join(home, 'logs', 'gateway.log');
-      if (!fs.existsSync(log)) return;
-      for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line);
-        if (entry.msg === 'admin listening') {
-          clearInterval(timer);
-          resolve(`http://127.0.0.1:${entry.port}`);
-        }
-      }
-    }, 100);
-  });
-
   // Events the routes do not take: answered `ignored`, counted by the running gateway only.
   for (let n = 0; n < 3; n++) {
     const body = JSON.stringify({ action: 'closed', number: n });
