@@ -2,7 +2,8 @@
 /**
  * A/B of receivers in interleaved wrk rounds, CPU µs per request from /proc (every thread, until
  * the load has settled and, for a gateway, its workers have delivered the round): what one
- * optimisation is worth, measured within one run. Not part of `npm run bench`.
+ * optimisation is worth, measured within one run; the order rotates every round. Not part of
+ * `npm run bench`.
  *
  *   node bench/ab.mjs [--rounds=5] [--seconds=5] [--connections=32] NAME=SPEC ...
  *
@@ -86,7 +87,13 @@ try {
   /** @type {Record<string, number[]>} */
   const cpu = {};
   for (let round = 0; round < rounds; round++) {
-    for (const { name, server } of servers) {
+    // Each round starts with the next receiver: whoever runs first in a round was measured
+    // differently from the others (up to 8% on this machine), so the order must not favour one.
+    const order = [
+      ...servers.slice(round % servers.length),
+      ...servers.slice(0, round % servers.length),
+    ];
+    for (const { name, server } of order) {
       const delivered = server.home ? logCounter(server.home, '"msg":"delivered"') : undefined;
       const deliveredBefore = delivered?.update() ?? 0;
       const before = cpuSeconds(server.pid) ?? NaN;
