@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * A/B of receivers in interleaved wrk rounds, CPU µs per request from /proc (every thread, until
+ * the load has settled and, for a gateway, its workers have delivered the round): what one
+ * optimisation is worth, measured within one run; the order rotates every round. Not part of
+ * `npm run bench`.
+ *
+ *   node bench/ab.mjs [--rounds=5] [--seconds=5] [--connections=32] NAME=SPEC ...
+ *
+ * SPEC is `gateway:<checkout>` (that checkout's built CLI, configured as the benchmark's
+ * gateway) or `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
+ *   node bench/ab.mjs before=gateway:/tmp/before after=gateway:.
+ *   node bench/ab.mjs ref=server:koa-variants.mjs:KOA_VARIANT=reference raw=server:koa-variants.mjs:KOA_VARIANT=raw-body
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gatewayConfig, ROUTE } from './lib/gateway-config.mjs';
+import { pollUntil, progress, sleep } from './lib/log.mjs';
+import { BENCH_SECRET } from './lib/payload.mjs';
+import {
+  cpuSeconds,
+  killAll,
+  logCounter,
+  makeHome,
+  removeHome,
+  spawnListening,
+  startServer,
+} from './lib/proc.mjs';
+import { runWrk } from './lib/wrk.mjs';
+import { median } from './scenarios/throughput.mjs';
+
+const args = process.argv.slice(2);
+/** @param {string} name @param {number} fallback */
+const option = (name, fallback) =>
+  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const rounds = option('rounds', 5);
+const seconds = option('seconds', 5);
+const connections = option('connections', 32);
+const specs = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split(/=(.*)/s));
+if (specs.length === 0) {
+  process.stderr.write('usage: node bench/ab.mjs [--rounds=N] [--seconds=S] NAME=SPEC ...\n');
+  process.exit(2);
+}
+
+/**
+ * @param {string} spec
+ * @returns {Promise<import('./lib/proc.mjs').Started & { home?: string, path: string }>}
+ */
+async function start(spec) {
+  const [kind, where = '', envList = ''] = spec.split(':');
+  if (kind === 'gateway') {
+    const home = makeHome();
+    fs.writeFileSync(path.join(home, 'config.yaml'), `${JSON.stringify(gatewayConfig())}\n`);
+    const cli = path.resolve(where, 'packages/cli/dist/bin.js');
+    const started = await spawnListening(
+      [cli, 'gateway', '--home', home],
+      /\[webhook\] Listening on (\S+):(\d+)/,
+    );
+    return {
+      ...started,
+      home,
+      path: `/webhooks/${ROUTE}`,
+      stop: async () => {
+        await started.stop();
+        removeHome(home);
+      },
+    };
+  }
+  if (kind === 'server') {
+    const env = Object.fromEntries(
+      envList
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=')),
+    );
+    return { ...(await startServer(where, { BENCH_SECRET, ...env })), path: '/webhooks/bench' };
+  }
+  throw new Error(`Unknown spec "${spec}": gateway:<checkout> or server:<file>[:VAR=value,...]`);
+}
+
+const servers = [];
+try {
+  for (const [name, spec] of specs) servers.push({ name, server: await start(spec ?? '') });
+  for (const { server } of servers) {
+    await runWrk({ url: `${server.url}${server.path}`, connections, durationS: 2, firstNumber: 1 });
+  }
+  /** @type {Record<string, number[]>} */
+  const cpu = {};
+  for (let round = 0; round < rounds; round++) {
+    // Each round starts with the next receiver: whoever runs first in a round was measured
+    // differently from the others (up to 8% on this machine), so the order must not favour one.
+    const order = [
+      ...servers.slice(round % servers.length),
+      ...servers.slice(0, round % servers.length),
+    ];
+    for (const { name, server } of order) {
+      const delivered = server.home ? logCounter(server.home, '"msg":"delivered"') : undefined;
+      const deliveredBefore = delivered?.update() ?? 0;
+      const before = cpuSeconds(server.pid) ?? NaN;
+      const result = await runWrk({
+        url: `${server.url}${server.path}`,
+        connections,
+        durationS: seconds,
+        firstNumber: 1_000_000 * (round + 1),
+      });
+      await sleep(1000);
+      if (delivered) {
+        await pollUntil(() => delivered.update() - deliveredBefore >= result.ok, 120_000, 200);
+      }
+      const micros = (((cpuSeconds(server.pid) ?? NaN) - before) / result.ok) * 1e6;
+      (cpu[name] ??= []).push(micros);
+      progress(`round ${round + 1} ${name}: ${micros.toFixed(1)} µs CPU/req, ${result.ok} ok`);
+    }
+  }
+  for (const { name } of servers) {
+    const values = cpu[name] ?? [];
+    const shown = values.map((v) => v.toFixed(0)).join(', ');
+    process.stdout.write(`${name}: median ${median(values).toFixed(1)} µs CPU/req (${shown})\n`);
+  }
+} finally {
+  for (const { server } of servers) await server.stop();
+  killAll();
+}
