@@ -5,23 +5,22 @@
  * under a limit, verify the HMAC, parse the JSON, answer 202 with a small JSON body.
  *
  * - `reference`: koa.mjs (router, `for await` over the request, `ctx.body = object`)
- * - `raw-body`: the body read with `raw-body` (as the gateway read it before issue 20)
+ * - `raw-body`: the body read with `raw-body` (as the gateway reads it)
  * - `data-events`: the body collected from `data`/`end` events
  * - `no-router`: one middleware matching the path itself
  * - `string-body`: the answer serialised here, `ctx.body` a string with its type set
  * - `gateway-shape`: as the gateway's receiver: an error-wrapping middleware, the router,
- *   `allowedMethods`, `raw-body` (before issue 20)
+ *   `allowedMethods`, `raw-body`
  * Prints `Listening on 127.0.0.1:<port>` when ready.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-// What the gateway read bodies with before issue 20 (a root devDependency for this file).
-import getRawBody from 'raw-body';
 
 const requireFromCore = createRequire(new URL('../../packages/core/package.json', import.meta.url));
 const Koa = requireFromCore('koa');
 const Router = requireFromCore('@koa/router');
+const getRawBody = requireFromCore('raw-body');
 
 const secret = process.env.BENCH_SECRET ?? '';
 const variant = process.env.KOA_VARIANT ?? 'reference';
