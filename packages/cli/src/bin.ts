@@ -18,5 +18,6 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
-const program = createProgram();
-program.parseAsync(process.argv).catch(fail);
+createProgram(process.argv[2])
+  .then((program) => program.parseAsync(process.argv))
+  .catch(fail);

@@ -39,8 +39,8 @@ describe('addHomeOptions', () => {
     );
   });
 
-  it('gives --home and --config to every command that reads the home', () => {
-    const leaves = leafCommands(createProgram());
+  it('gives --home and --config to every command that reads the home', async () => {
+    const leaves = leafCommands(await createProgram());
     const withHome = [...leaves].filter(([, c]) => takes(c, '--home')).map(([name]) => name);
     const withConfig = [...leaves].filter(([, c]) => takes(c, '--config')).map(([name]) => name);
     // `plugin init` writes a plugin package, not a home: it has neither option.
