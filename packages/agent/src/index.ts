@@ -2,18 +2,39 @@
  * @webhook-gateway/agent: the agent runners (dry-run, command, openai) on the `run` hook, and
  * what renders their prompt (skills, framing) on the `render` hook.
  */
-import { definePlugin, type GatewayPlugin } from '@webhook-gateway/core';
+import {
+  definePlugin,
+  type GatewayPlugin,
+  type RunRequest,
+  type RunResult,
+} from '@webhook-gateway/core';
 import { agentKeys } from './agent-settings.js';
-import { runCommand } from './command-runner.js';
 import { runDryRun } from './dry-run.js';
-import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
+import type { OpenAIRunnerDeps } from './openai-runner.js';
 import { tapRender, type RenderTapDeps } from './render-taps.js';
 import { localTerminalWarning, openAISetupProblems } from './setup-checks.js';
 import { pruneWorkDirs } from './work-dir.js';
 
 export const AGENT_PLUGIN_NAME = '@webhook-gateway/agent';
 
-export { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
+export type { OpenAIRunnerDeps } from './openai-runner.js';
+
+/**
+ * The `openai` runner. Its module (the HTTP client, the tools) and the `command` runner's are
+ * imported at their first run, so a gateway whose config uses neither never loads them.
+ */
+export async function runOpenAI(
+  request: RunRequest,
+  deps: OpenAIRunnerDeps = {},
+): Promise<RunResult> {
+  const runner = await import('./openai-runner.js');
+  return runner.runOpenAI(request, deps);
+}
+
+async function runCommand(request: RunRequest): Promise<RunResult> {
+  const runner = await import('./command-runner.js');
+  return runner.runCommand(request);
+}
 export { RENDER_STAGES, type RenderTapDeps } from './render-taps.js';
 export type { RetryPolicy } from './retry.js';
 
