@@ -310,8 +310,8 @@ describe('schema version 8: line comments', () => {
   });
 });
 
-describe('schema version 9: the order key index without status', () => {
-  it('replaces the (order_key, status, seq) index of a version 8 file and still finds a pull request’s rows', async () => {
+describe('schema version 9: leaner indexes', () => {
+  it('replaces the order key and finished_at indexes of a version 8 file and still finds a pull request’s rows', async () => {
     const file = path.join(dir(), 'state.db');
     const old = new Database(file);
     migrate(old, migrations.slice(0, 8));
@@ -342,6 +342,11 @@ describe('schema version 9: the order key index without status', () => {
       .all();
     expect(indexes).toContain('deliveries_order_key_seq');
     expect(indexes).not.toContain('deliveries_order_key');
+    const finishedAt = check
+      .prepare(`SELECT sql FROM sqlite_schema WHERE name = 'deliveries_finished_at'`)
+      .pluck()
+      .get();
+    expect(finishedAt).toMatch(/WHERE finished_at IS NOT NULL$/);
     check.close();
   });
 });
