@@ -270,7 +270,11 @@ describe('schema version 7: the refused statuses', () => {
     }
     const check = new Database(file, { readonly: true });
     expect(check.prepare('SELECT count(*) FROM delivery_payloads').pluck().get()).toBe(0);
-    expect(check.prepare(indexes).pluck().all()).toEqual(before);
+    // The same indexes, but for the order key's, which version 9 rebuilt without the status.
+    const rebuilt = before.map((name) =>
+      name === 'deliveries_order_key' ? 'deliveries_order_key_seq' : name,
+    );
+    expect(check.prepare(indexes).pluck().all()).toEqual(rebuilt.sort());
     check.close();
   });
 });
@@ -303,5 +307,46 @@ describe('schema version 8: line comments', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('schema version 9: leaner indexes', () => {
+  it('replaces the order key and finished_at indexes of a version 8 file and still finds a pull request’s rows', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 8));
+    const T0 = 1_700_000_000_000;
+    const insert = old.prepare<[string, number, string, string]>(
+      `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+         order_key, max_attempts, status, attempts, next_attempt_at)
+       VALUES (?, ?, 'review', 'pull_request', 'synchronize', ?, ${T0}, '{}',
+         'review|octo/repo|7', 5, ?, 1, ${T0})`,
+    );
+    insert.run('j-1', 1, 'd-1', 'delivered');
+    insert.run('j-2', 2, 'd-2', 'queued');
+    old
+      .prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('j-1', '{}'), ('j-2', '{}')`)
+      .run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      expect((await store.lastDelivered('review|octo/repo|7', 'j-9'))?.id).toBe('j-1');
+    } finally {
+      await store.close();
+    }
+    const check = new Database(file, { readonly: true });
+    const indexes = check
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'deliveries'`)
+      .pluck()
+      .all();
+    expect(indexes).toContain('deliveries_order_key_seq');
+    expect(indexes).not.toContain('deliveries_order_key');
+    const finishedAt = check
+      .prepare(`SELECT sql FROM sqlite_schema WHERE name = 'deliveries_finished_at'`)
+      .pluck()
+      .get();
+    expect(finishedAt).toMatch(/WHERE finished_at IS NOT NULL$/);
+    check.close();
   });
 });

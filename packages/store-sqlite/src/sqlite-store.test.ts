@@ -38,6 +38,43 @@ describe('recover', () => {
   });
 });
 
+describe('saveProgress', () => {
+  it('joins saves of a row made in one tick: later values win, missing ones keep the earlier', async () => {
+    const store = open();
+    const record = await acceptNew(store);
+    await store.markRunning(record.id, T0 + 1);
+    const saves = [
+      store.saveProgress(record.id, { prompt: 'Review PR #1' }),
+      store.saveProgress(record.id, { answer: 'first', agent: { runner: 'dry-run' } }),
+      store.saveProgress(record.id, { answer: 'second' }),
+    ];
+    await Promise.all(saves);
+    expect(await store.get(record.id)).toMatchObject({
+      prompt: 'Review PR #1',
+      answer: 'second',
+      agent: { runner: 'dry-run' },
+    });
+  });
+
+  it('does not move a save before a status change submitted between it and an earlier save', async () => {
+    const store = open();
+    const record = await acceptNew(store);
+    await store.markRunning(record.id, T0 + 1);
+    const writes = [
+      store.saveProgress(record.id, { prompt: 'Review PR #1' }),
+      store.markRetry(record.id, 'target down', T0 + 2, T0 + 3),
+      store.saveProgress(record.id, { answer: 'after the retry' }),
+    ];
+    await Promise.all(writes);
+    expect(await store.get(record.id)).toMatchObject({
+      status: 'queued',
+      prompt: 'Review PR #1',
+      answer: 'after the retry',
+      lastError: 'target down',
+    });
+  });
+});
+
 describe('prune', () => {
   it('keeps a finished row while its key is live, when the retention is shorter than the window', async () => {
     const store = open();

@@ -31,7 +31,12 @@ import {
   subscriptionFromRow,
   subscriptionToRow,
 } from './rows.js';
-import { prepareStatements, type DeliveryInsert, type Statements } from './statements.js';
+import {
+  prepareStatements,
+  type DeliveryInsert,
+  type ProgressParams,
+  type Statements,
+} from './statements.js';
 
 /** An accept waiting for its batch: the row to insert, serialized before the batch runs. */
 interface PendingAccept {
@@ -39,6 +44,12 @@ interface PendingAccept {
   row: Omit<DeliveryInsert, 'id' | 'seq' | 'key_expires_at'>;
   payload: string;
   windowMs: number;
+}
+
+/** A `saveProgress` waiting for its batch; later saves of the row may join its parameters. */
+interface PendingProgress {
+  params: ProgressParams;
+  saved?: Promise<unknown>;
 }
 
 /** One write of a group commit, run inside the batch's transaction. */
@@ -80,6 +91,11 @@ export class SqliteStore implements Store {
    */
   private lastSeq: number | undefined;
   private readonly checkpointer: BackgroundCheckpointer | undefined;
+  /**
+   * A row's `saveProgress` still waiting for its batch, when nothing else about the row was
+   * submitted after it: a second save (the answer after the prompt) joins it, one UPDATE.
+   */
+  private readonly pendingProgress = new Map<string, PendingProgress>();
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -186,7 +202,7 @@ export class SqliteStore implements Store {
 
   async markRunning(id: string, now: number): Promise<DeliveryRecord | undefined> {
     this.assertOpen();
-    return this.batched(() => this.markRunningTx(id, now));
+    return this.batched(id, () => this.markRunningTx(id, now));
   }
 
   async saveProgress(id: string, progress: DeliveryProgress): Promise<void> {
@@ -199,7 +215,27 @@ export class SqliteStore implements Store {
       line_comments:
         progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
     };
-    await this.batched(() => this.statements.saveProgress.run(params));
+    const waiting = this.pendingProgress.get(id);
+    if (waiting?.saved) {
+      // Later values win, as the second UPDATE would have made them; null keeps the column.
+      const merged = waiting.params;
+      merged.prompt = params.prompt ?? merged.prompt;
+      merged.answer = params.answer ?? merged.answer;
+      merged.agent = params.agent ?? merged.agent;
+      merged.line_comments = params.line_comments ?? merged.line_comments;
+      await waiting.saved;
+      return;
+    }
+    const entry: PendingProgress = { params };
+    const saved = this.batched(id, () => {
+      this.forgetProgress(id, entry);
+      return this.statements.saveProgress.run(entry.params);
+    });
+    entry.saved = saved;
+    this.pendingProgress.set(id, entry);
+    // A batch that failed before running it: a later save must not join a rejected one.
+    saved.catch(() => this.forgetProgress(id, entry));
+    await saved;
   }
 
   // The updates below never read the row: one statement each (the attempt log is closed in SQL),
@@ -207,23 +243,25 @@ export class SqliteStore implements Store {
   async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
     this.assertOpen();
     const params = { id, error, now, next_attempt_at: nextAttemptAt };
-    await this.batched(() => this.statements.markRetry.run(params));
+    await this.batched(id, () => this.statements.markRetry.run(params));
   }
 
   async markDelivered(id: string, now: number): Promise<void> {
     this.assertOpen();
-    await this.batched(() => this.statements.markDelivered.run({ id, now, error: null }));
+    await this.batched(id, () => this.statements.markDelivered.run({ id, now, error: null }));
   }
 
   async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
     this.assertOpen();
-    await this.batched(() => this.statements.markRefused.run({ id, now, status, error: reason }));
+    await this.batched(id, () =>
+      this.statements.markRefused.run({ id, now, status, error: reason }),
+    );
   }
 
   async markFailed(id: string, error: string, now: number): Promise<void> {
     this.assertOpen();
     // The failure releases the row's key: the sender's manual redelivery of this id runs again.
-    await this.batched(() => this.statements.markFailed.run({ id, now, error }));
+    await this.batched(id, () => this.statements.markFailed.run({ id, now, error }));
   }
 
   async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
@@ -287,7 +325,7 @@ export class SqliteStore implements Store {
 
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
-    await this.batched(() => this.statements.writeCursor.run({ name, value }));
+    await this.batched(undefined, () => this.statements.writeCursor.run({ name, value }));
   }
 
   /** Commits the writes still waiting for their batch, then closes the file. */
@@ -387,9 +425,11 @@ export class SqliteStore implements Store {
   /**
    * Runs `change` (one statement, or a savepoint) in the next group commit; resolves with its
    * result once that batch is committed. Its own error rejects only its caller, unless it
-   * ended the transaction (then the whole batch fails).
+   * ended the transaction (then the whole batch fails). `id` names the delivery row it changes:
+   * a later `saveProgress` of that row no longer joins one submitted before this.
    */
-  private async batched<T>(change: () => T): Promise<T> {
+  private async batched<T>(id: string | undefined, change: () => T): Promise<T> {
+    if (id !== undefined) this.pendingProgress.delete(id);
     const outcome = await this.writes.submit(() => {
       try {
         return change();
@@ -400,6 +440,10 @@ export class SqliteStore implements Store {
     });
     if (outcome instanceof FailedWrite) throw outcome.error;
     return outcome as T;
+  }
+
+  private forgetProgress(id: string, entry: PendingProgress): void {
+    if (this.pendingProgress.get(id) === entry) this.pendingProgress.delete(id);
   }
 
   /** Reads see every write made before them, as when each write committed at once. */

@@ -40,7 +40,7 @@ type Statement<Params extends unknown[] | object> = Database.Statement<Params>;
 type ListParams = { route?: string; status?: DeliveryStatus; limit: number };
 type MarkParams = { id: string; now: number };
 /** What `saveProgress` binds; null leaves a column as it is, JSON columns come as text. */
-type ProgressParams = {
+export type ProgressParams = {
   id: string;
   prompt: string | null;
   answer: string | null;
