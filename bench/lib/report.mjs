@@ -1,6 +1,6 @@
 /**
  * bench/README.md: the generated section between the markers is replaced by this run's tables;
- * the text around it is kept (or written the first time).
+ * the hand-written text around it stays in the file, not here.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -329,93 +329,18 @@ export function renderResults(results) {
   return out.join('\n');
 }
 
-const INTRO = `# Benchmarks
-
-\`npm run bench\` builds the packages and runs every scenario in one go (about 5–10 minutes on
-two cores), printing progress on stderr, then rewrites the section below and saves the raw
-figures in \`bench/results/latest.json\` (not committed). \`node bench/run.mjs --quick\` is a
-short smoke run of the same scenarios; it never touches this file unless given \`--write\`.
-
-What runs (all on 127.0.0.1, all processes started and stopped by the runner):
-
-- **Receivers** — the real \`webhook-gateway\` CLI (SQLite journal on, \`dry-run\` agent, \`log\`
-  target, as shipped), a bare \`node:http\` receiver that only verifies the HMAC and parses the
-  JSON (the ceiling), \`@octokit/webhooks\`' \`createNodeMiddleware\`, and Koa with \`@koa/router\`
-  doing only the ceiling's work (what the framework the gateway is built on costs by itself), all
-  fed the same signed ~6 KB \`pull_request\` deliveries, each with a new delivery id. Saturation
-  by \`wrk\` when it is installed (one thread, \`lib/wrk.lua\` adds the ids to bodies signed once
-  per round: the forge signs the body, not the id), autocannon otherwise; three interleaved
-  rounds, CPU µs per request from /proc (every thread, until 2 s after the load and the
-  gateway's queue has drained, so the workers' share counts). A paced 1,000 requests/s from a
-  Node client in its own process (request i is due at i ms; its latency counts from when it was
-  due, as wrk2 measures; wrk cannot pace).
-- **Start-up** — spawn to the listening line on stdout, the receivers interleaved.
-- **Journal accept** — the SQLite store alone, accepting the same payloads in group commits of
-  16: what the durable write before each 202 costs without anything around it.
-- **Slow agent** — the \`openai\` runner against a fake server that takes 500 ms an answer,
-  16 workers, 1,000 deliveries; time against the ideal 1000 / 16 × 0.5 s = 31.25 s.
-- **Memory** — RSS after 100,000 accepted deliveries with the de-duplication window full, as
-  shipped and with V8's heap capped.
-- **Redis** — the rows of \`bench/redis.mjs\` when that script is present.
-
-Files: \`run.mjs\` (the runner), \`scenarios/\` (one file per scenario), \`servers/\` (the three
-comparison receivers), \`lib/\` (payloads and signing, load generation with wrk or autocannon,
-processes and /proc, the fake chat-completions server, this report).
-
-## Results
-
-`;
-
-const OUTRO = `
-## Reading the figures
-
-- **Noise.** The load generator and the server share two cores, and other work on the machine
-  shows in the load averages above. Compare receivers within one run, not across runs.
-- **Where the gateway's time goes.** \`node bench/profile-gateway.mjs [seconds]\` runs the gateway
-  under \`--cpu-prof\` through a wrk saturation run and its drain, and prints the hottest
-  functions and each package's share (\`--keep=DIR\` keeps the profiles, one per thread). At the
-  time of writing (issue 20), the main thread's busy time went about 42% to SQLite: the workers'
-  \`markRunning\` with its read-back of the row (and its 6 KB payload parsed again) 15%, the
-  accepts 6%, the other updates 5%, and BEGIN/COMMIT 16%; node:http and Koa about 20%; logging
-  10%; garbage collection 8%; the HMAC and \`JSON.parse\` 7%. Checkpoints run on their own thread.
-- **Statements and commits per delivery.** An accept is a de-duplication SELECT and two INSERTs
-  (row and payload), plus one read and one write of the sequence counter per group commit; the
-  attempt is a savepoint with an UPDATE and the row read back, two UPDATEs (prompt, then answer
-  with its accounting; the same commit with \`dry-run\`) and the final UPDATE: five writes, about
-  ten statements. Saturated, group commits shared them to 0.92 COMMITs per delivery; at a paced
-  400 requests/s, 3 per delivery. A COMMIT of one accept writes about 16 WAL frames (two
-  \`pwrite\`s each), which is most of its cost; larger pages (8 and 16 KB, so the payload has no
-  overflow page) cost more, not less (store-only: 164–176 µs per delivery at 4 KB, 172–188 at
-  8 KB, 187–193 at 16 KB), and were not kept.
-- **Tried in issue 20 and kept** (CPU per request, A/B in interleaved rounds): log lines written
-  in 4 KB batches (−4%; −11% together with the next), the agent's nonce drawn only for framed
-  runners, one AbortController per attempt instead of \`AbortSignal.any\` (−3%),
-  \`--heap-growing-percent=30\` instead of \`--optimize-for-size\` (−20%, peak RSS 147 → 153 MiB),
-  and start-up without execa, the dashboard's app or pino-pretty unless used (995 → 576 modules).
-  Not kept: larger SQLite pages (above). Not tried for want of time: bundling the CLI (most of
-  the start-up left is resolving and compiling ~576 modules), fewer indexes touched per status
-  change (a schema migration).
-- **Issue 3's 0.6× throughput goal** was measured with autocannon sharing the two cores with the
-  server; issue 20 replaced it with CPU per request against the bare receiver in the same run
-  (the goals table above). A journal writer thread was tried in issue 3 and not kept: less
-  main-thread time, more CPU in all.
-- **Memory.** RSS climbs while the gateway is busy: the climb is garbage that V8 promotes and
-  collects only at its next full GC. The gateway asks V8 for conservative heap growth
-  (\`--heap-growing-percent=30\`, see docs/deployment.md); the capped row shows what the same load needs
-  when V8 must collect earlier still. To hold a gateway to a hard budget, cap its heap:
-  \`NODE_OPTIONS=--max-old-space-size=96 webhook-gateway gateway\`.
-  \`--gateway-node-options=…\` runs every gateway of the benchmark with other flags.
-- **Redis rows.** \`bench/redis.mjs\` runs its gateways its own way (\`--log-level warn\`, a route
-  without a prompt, its own pool of bodies), so its \`sqlite-embedded\` row is not the same setup
-  as the gateway row of the receivers table (as shipped: \`info\` logs, a prompt template).
-`;
-
 /**
- * Writes bench/README.md: the fixed text above and below, the generated section between its
- * markers.
+ * Replaces bench/README.md's generated section (between its markers) with `section`; the
+ * hand-written text around it stays as it is in the file.
  * @param {string} section
  */
 export function writeReadme(section) {
-  const block = `${START_MARK}\n\n${section.trim()}\n\n${END_MARK}`;
-  fs.writeFileSync(README, `${INTRO}${block}\n${OUTRO}`);
+  const text = fs.readFileSync(README, 'utf8');
+  const start = text.indexOf(START_MARK);
+  const end = text.indexOf(END_MARK);
+  if (start === -1 || end < start) {
+    throw new Error(`${README} has lost its generated-section markers: put them back first`);
+  }
+  const block = `${START_MARK}\n\n${section.trim()}\n\n`;
+  fs.writeFileSync(README, text.slice(0, start) + block + text.slice(end));
 }

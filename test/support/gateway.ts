@@ -81,9 +81,11 @@ export interface StartOptions {
 export function readLogLines(home: string): Record<string, unknown>[] {
   const file = path.join(home, 'logs', 'gateway.log');
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  // The gateway writes its log in batches; a read may catch one half written. The part after
+  // the last newline is that unfinished line: the next read will have it whole.
+  lines.pop();
+  return lines
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
