@@ -7,29 +7,23 @@
  * Usage: node bench/journal-lifecycle.mjs [deliveries] [store module]
  * (the module defaults to @webhook-gateway/store-sqlite; give another build's dist/index.js to A/B)
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { payloadFactory } from './lib/payload.mjs';
+import { HOUR_MS, journalBodies, newDelivery } from './lib/journal-rows.mjs';
 
 const count = Number(process.argv[2] ?? 10_000);
 const modulePath = process.argv[3];
 const { openSqliteStore } = await import(
   modulePath ? pathToFileURL(path.resolve(modulePath)).href : '@webhook-gateway/store-sqlite'
 );
-const HOUR_MS = 3_600_000;
 const BATCH = 16;
 const BODIES = 256;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-bench-lifecycle-'));
 const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
-const make = payloadFactory();
-const bodies = Array.from({ length: BODIES }, (_, i) => {
-  const payloadJson = make(1 + i);
-  return { payloadJson, payload: JSON.parse(payloadJson) };
-});
+const bodies = journalBodies(BODIES);
 
 /** One attempt, written as `runAttempt` writes it with the dry-run agent and the log target. */
 async function attempt(id) {
@@ -47,21 +41,7 @@ async function deliverMany(first, n) {
     const accepted = await Promise.all(
       Array.from({ length: BATCH }, (_, j) => {
         const body = bodies[(i + j) % BODIES];
-        return store.accept(
-          {
-            route: 'bench',
-            event: 'pull_request',
-            action: 'opened',
-            deliveryId: randomUUID(),
-            receivedAt: Date.now(),
-            payload: body.payload,
-            payloadJson: body.payloadJson,
-            headers: { 'x-github-event': 'pull_request', 'user-agent': 'GitHub-Hookshot/bench' },
-            orderKey: `bench|octo/repo|${(i + j) % BODIES}`,
-            maxAttempts: 5,
-          },
-          HOUR_MS,
-        );
+        return store.accept(newDelivery(body, (i + j) % BODIES), HOUR_MS);
       }),
     );
     await Promise.all(accepted.map((result) => attempt(result.record.id)));

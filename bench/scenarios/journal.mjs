@@ -4,15 +4,13 @@
  * delivery ids in group commits, with no HTTP, signature or parsing around it. CPU counts every
  * thread of this process (the checkpointer's included) per accept.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
 import { progress } from '../lib/log.mjs';
-import { payloadFactory } from '../lib/payload.mjs';
+import { HOUR_MS, journalBodies, newDelivery } from '../lib/journal-rows.mjs';
 
-const HOUR_MS = 3_600_000;
 const BODIES = 256;
 
 /**
@@ -23,31 +21,13 @@ export async function measureJournal(settings) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-bench-journal-'));
   const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
   try {
-    const make = payloadFactory();
-    const bodies = Array.from({ length: BODIES }, (_, i) => {
-      const payloadJson = make(1 + i);
-      return { payloadJson, payload: JSON.parse(payloadJson) };
-    });
+    const bodies = journalBodies(BODIES);
     /** @param {number} first @param {number} count */
     const acceptMany = async (first, count) => {
       for (let i = first; i < first + count; i += settings.batch) {
         const batch = Array.from({ length: settings.batch }, (_, j) => {
           const body = /** @type {(typeof bodies)[number]} */ (bodies[(i + j) % BODIES]);
-          return store.accept(
-            {
-              route: 'bench',
-              event: 'pull_request',
-              action: 'opened',
-              deliveryId: randomUUID(),
-              receivedAt: Date.now(),
-              payload: body.payload,
-              payloadJson: body.payloadJson,
-              headers: { 'x-github-event': 'pull_request', 'user-agent': 'GitHub-Hookshot/bench' },
-              orderKey: `bench|octo/repo|${(i + j) % BODIES}`,
-              maxAttempts: 5,
-            },
-            HOUR_MS,
-          );
+          return store.accept(newDelivery(body, (i + j) % BODIES), HOUR_MS);
         });
         await Promise.all(batch);
       }
