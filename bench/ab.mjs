@@ -10,7 +10,7 @@
  * SPEC is `gateway:<checkout>` (that checkout's built CLI, configured as the benchmark's
  * gateway) or `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
  *   node bench/ab.mjs before=gateway:/tmp/before after=gateway:.
- *   node bench/ab.mjs ref=server:koa-variants.mjs:KOA_VARIANT=reference raw=server:koa-variants.mjs:KOA_VARIANT=raw-body
+ *   node bench/ab.mjs ref=server:koa.mjs:KOA_VARIANT=reference raw=server:koa.mjs:KOA_VARIANT=raw-body
  */
 import fs from 'node:fs';
 import path from 'node:path';

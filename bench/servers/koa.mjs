@@ -3,6 +3,16 @@
  * The framework's own cost: Koa and @koa/router, as the gateway uses them (DESIGN names Koa as
  * the receiver), doing only the ceiling's work: read the body under a limit, verify the HMAC in
  * constant time, parse the JSON, answer 202. Nothing of the gateway's own pipeline.
+ * `KOA_VARIANT` changes one thing, to find what that cost is made of (issue 20, `bench/ab.mjs`):
+ *
+ * - `reference` (the default, the bench's Koa row): the router, `for await` over the request,
+ *   `ctx.body = object`
+ * - `raw-body`: the body read with `raw-body` (as the gateway reads it)
+ * - `data-events`: the body collected from `data`/`end` events
+ * - `no-router`: one middleware matching the path itself
+ * - `string-body`: the answer serialised here, `ctx.body` a string with its type set
+ * - `gateway-shape`: as the gateway's receiver: an error-wrapping middleware, the router,
+ *   `allowedMethods`, `raw-body`
  * Prints `Listening on 127.0.0.1:<port>` when ready.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -13,9 +23,12 @@ import { createRequire } from 'node:module';
 const requireFromCore = createRequire(new URL('../../packages/core/package.json', import.meta.url));
 const Koa = requireFromCore('koa');
 const Router = requireFromCore('@koa/router');
+const getRawBody = requireFromCore('raw-body');
 
 const secret = process.env.BENCH_SECRET ?? '';
+const variant = process.env.KOA_VARIANT ?? 'reference';
 const LIMIT = 1_048_576;
+const ACCEPTED = JSON.stringify({ status: 'accepted' });
 
 /** @param {Buffer} body @param {string} header */
 function validSignature(body, header) {
@@ -24,22 +37,57 @@ function validSignature(body, header) {
   return timingSafeEqual(expected, Buffer.from(header.slice(7), 'hex'));
 }
 
-const app = new Koa();
-const router = new Router();
-router.post('/webhooks/:route', async (/** @type {any} */ ctx) => {
+/** @param {import('node:http').IncomingMessage} req @returns {Promise<Buffer | undefined>} */
+async function forAwait(req) {
   /** @type {Buffer[]} */
   const chunks = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
+  for await (const chunk of req) {
     size += chunk.length;
-    if (size > LIMIT) {
-      ctx.status = 413;
-      ctx.body = { error: 'Payload too large' };
-      return;
-    }
+    if (size > LIMIT) return undefined;
     chunks.push(chunk);
   }
-  const body = Buffer.concat(chunks);
+  return Buffer.concat(chunks);
+}
+
+/** @param {import('node:http').IncomingMessage} req @returns {Promise<Buffer | undefined>} */
+function dataEvents(req) {
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    req.on('data', (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size > LIMIT) resolve(undefined);
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** @param {import('node:http').IncomingMessage} req @returns {Promise<Buffer | undefined>} */
+async function rawBody(req) {
+  const declared = req.headers['content-length'];
+  const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  try {
+    return await getRawBody(req, { limit: LIMIT, length });
+  } catch {
+    return undefined;
+  }
+}
+
+const readers = { 'raw-body': rawBody, 'data-events': dataEvents, 'gateway-shape': rawBody };
+const readBody = readers[/** @type {keyof typeof readers} */ (variant)] ?? forAwait;
+
+/** @param {any} ctx */
+async function receive(ctx) {
+  const body = await readBody(ctx.req);
+  if (!body) {
+    ctx.status = 413;
+    ctx.body = { error: 'Payload too large' };
+    return;
+  }
   if (!validSignature(body, ctx.get('x-hub-signature-256'))) {
     ctx.status = 401;
     ctx.body = { error: 'Invalid signature' };
@@ -53,9 +101,33 @@ router.post('/webhooks/:route', async (/** @type {any} */ ctx) => {
     return;
   }
   ctx.status = 202;
-  ctx.body = { status: 'accepted' };
-});
-app.use(router.routes());
+  if (variant === 'string-body') {
+    ctx.type = 'application/json';
+    ctx.body = ACCEPTED;
+  } else ctx.body = { status: 'accepted' };
+}
+
+const app = new Koa();
+if (variant === 'no-router') {
+  app.use(async (/** @type {any} */ ctx) => {
+    if (ctx.method === 'POST' && ctx.path.startsWith('/webhooks/')) await receive(ctx);
+  });
+} else {
+  const router = new Router();
+  if (variant === 'gateway-shape') {
+    app.use(async (/** @type {any} */ ctx, /** @type {() => Promise<void>} */ next) => {
+      try {
+        await next();
+      } catch {
+        ctx.status = 500;
+        ctx.body = { error: 'Internal error' };
+      }
+    });
+  }
+  router.post('/webhooks/:route', receive);
+  app.use(router.routes());
+  if (variant === 'gateway-shape') app.use(router.allowedMethods());
+}
 
 const server = http.createServer(app.callback());
 server.listen(0, '127.0.0.1', () => {
