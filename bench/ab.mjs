@@ -7,8 +7,8 @@
  *
  *   node bench/ab.mjs [--rounds=5] [--seconds=5] [--connections=32] NAME=SPEC ...
  *
- * SPEC is `gateway:<checkout>` (that checkout's built CLI, configured as the benchmark's
- * gateway) or `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
+ * SPEC is `gateway:<checkout>[:VAR=value,...]` (that checkout's built CLI, configured as the
+ * benchmark's gateway) or `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
  *   node bench/ab.mjs before=gateway:/tmp/before after=gateway:.
  *   node bench/ab.mjs ref=server:koa.mjs:KOA_VARIANT=reference raw=server:koa.mjs:KOA_VARIANT=raw-body
  */
@@ -48,6 +48,12 @@ if (specs.length === 0) {
  */
 async function start(spec) {
   const [kind, where = '', envList = ''] = spec.split(':');
+  const env = Object.fromEntries(
+    envList
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')),
+  );
   if (kind === 'gateway') {
     const home = makeHome();
     fs.writeFileSync(path.join(home, 'config.yaml'), `${JSON.stringify(gatewayConfig())}\n`);
@@ -55,6 +61,7 @@ async function start(spec) {
     const started = await spawnListening(
       [cli, 'gateway', '--home', home],
       /\[webhook\] Listening on (\S+):(\d+)/,
+      { env },
     );
     return {
       ...started,
@@ -67,12 +74,6 @@ async function start(spec) {
     };
   }
   if (kind === 'server') {
-    const env = Object.fromEntries(
-      envList
-        .split(',')
-        .filter(Boolean)
-        .map((pair) => pair.split('=')),
-    );
     return { ...(await startServer(where, { BENCH_SECRET, ...env })), path: '/webhooks/bench' };
   }
   throw new Error(`Unknown spec "${spec}": gateway:<checkout> or server:<file>[:VAR=value,...]`);

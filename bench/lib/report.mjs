@@ -80,6 +80,17 @@ function goalsTable(results) {
       '≤ 3× (stretch 2.5×)',
       verdict(cpu <= 3),
     ]);
+    const floor = t['koa-journal'];
+    if (floor) {
+      // Not a goal: what Koa and the journal cost with nothing else, the least the gateway can.
+      const ratio = floor.cpuMicrosPerRequest / t.bare.cpuMicrosPerRequest;
+      rows.push([
+        'CPU per request, Koa + the journal alone ÷ bare (the floor of this design)',
+        `${num(ratio, 2)}× (${num(floor.cpuMicrosPerRequest)} ÷ ${num(t.bare.cpuMicrosPerRequest)} µs)`,
+        'for reference',
+        '–',
+      ]);
+    }
     const p99 = t.gateway.pacedP99Ms / t.bare.pacedP99Ms;
     rows.push([
       `p99 at a paced ${num(results.settings.throughput.fixedRate)} req/s, gateway ÷ bare`,

@@ -1,7 +1,8 @@
 /**
  * The receivers compared on the same signed deliveries: this gateway as an operator runs it, the
- * bare `node:http` ceiling, `@octokit/webhooks`' Node middleware, and Koa with its router doing
- * only the ceiling's work (what the framework the gateway is built on costs by itself).
+ * bare `node:http` ceiling, `@octokit/webhooks`' Node middleware, Koa with its router doing
+ * only the ceiling's work (what the framework the gateway is built on costs by itself), and Koa
+ * with the gateway's SQLite journal and nothing else of the gateway (what its design costs at least).
  */
 import { gatewayConfig, ROUTE } from './gateway-config.mjs';
 import { BENCH_SECRET } from './payload.mjs';
@@ -53,5 +54,12 @@ export const TARGETS = [
     label: 'Koa + `@koa/router` doing only what the ceiling does',
     path: '/webhooks/bench',
     start: () => startServer('koa.mjs', { BENCH_SECRET }),
+  },
+  {
+    id: 'koa-journal',
+    label:
+      "Koa + the journal alone: each delivery committed before its 202, then its attempt's journal writes (the floor of this design)",
+    path: '/webhooks/bench',
+    start: () => startServer('koa-journal.mjs', { BENCH_SECRET }),
   },
 ];
