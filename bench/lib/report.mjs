@@ -120,6 +120,45 @@ function goalsTable(results) {
 }
 
 /**
+ * Start-up of every receiver, the libraries-alone reference among them: its ratio to bare is what
+ * the stack costs before the gateway does anything, the gateway's ratio to it is the gateway's own.
+ * @param {Record<string, { medianMs: number, minMs: number, maxMs: number, runs: number }>} startup
+ * @param {{ id: string, label: string }[]} targets
+ * @returns {string[]}
+ */
+function startupSection(startup, targets) {
+  const bare = startup.bare?.medianMs;
+  const libraries = startup.libraries?.medianMs;
+  /** @param {number | undefined} value @param {number | undefined} base */
+  const times = (value, base) =>
+    value === undefined || base === undefined ? '–' : `${num(value / base, 2)}×`;
+  return [
+    '### Start-up',
+    '',
+    `Spawn → listening line on stdout, ${num(Object.values(startup)[0]?.runs)} interleaved starts each (the gateway with a fresh home each), median. ` +
+      'The libraries-alone server loads only the libraries the gateway cannot listen without (`bench/servers/libraries.mjs`), ' +
+      'opens a WAL database and a log file, and listens with Koa and its router.',
+    '',
+    table(
+      ['receiver', 'start-up ms', 'min–max ms', '× bare', '× libraries alone'],
+      targets
+        .filter((target) => startup[target.id])
+        .map((target) => {
+          const r = startup[target.id];
+          return [
+            target.label,
+            num(r?.medianMs),
+            `${num(r?.minMs)}–${num(r?.maxMs)}`,
+            times(r?.medianMs, bare),
+            times(r?.medianMs, libraries),
+          ];
+        }),
+    ),
+    '',
+  ];
+}
+
+/**
  * @param {any} results what bench/run.mjs collected
  * @returns {string} the generated section, without its markers
  */
@@ -160,7 +199,7 @@ export function renderResults(results) {
         'divided by the 2xx answers; medians of the rounds (each round in brackets). Requests/s swing with other work on the machine; CPU per request holds steady. ' +
         `Paced: ${num(s.fixedRate)} requests/s from a Node client in its own process, request i due at i / rate, latency counted from its due time (as wrk2 counts), ` +
         `${s.rounds} interleaved rounds of ${s.pacedS} s on fresh servers. ` +
-        `Start-up: spawn → listening line on stdout, ${startup ? Object.values(startup)[0]?.runs : '–'} interleaved starts each (fresh home each), median. Peak RSS: VmHWM after the saturation rounds.`,
+        'Peak RSS: VmHWM after the saturation rounds.',
       '',
       table(
         [
@@ -172,13 +211,10 @@ export function renderResults(results) {
           'paced p50 ms',
           'paced p99 ms',
           '× bare',
-          'start-up ms',
-          '× bare',
           'peak RSS MiB',
         ],
         targets.map((/** @type {{ id: string, label: string }} */ target) => {
           const r = t.summary[target.id];
-          const up = startup?.[target.id]?.medianMs;
           return [
             target.label,
             `${num(r?.cpuMicrosPerRequest)} (${(r?.cpuMicrosPerRequestRounds ?? []).map((/** @type {number} */ v) => num(v)).join(', ')})`,
@@ -188,8 +224,6 @@ export function renderResults(results) {
             num(r?.pacedP50Ms, 2),
             num(r?.pacedP99Ms, 2),
             times(r?.pacedP99Ms, bare?.pacedP99Ms),
-            num(up),
-            times(up, startup?.bare?.medianMs),
             num(r?.peakRssMiB),
           ];
         }),
@@ -197,6 +231,7 @@ export function renderResults(results) {
       '',
     );
   }
+  if (startup) out.push(...startupSection(startup, results.startupTargets ?? targets));
   out.push(...goalsTable(results));
 
   const journal = results.journal;
