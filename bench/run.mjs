@@ -19,7 +19,7 @@ import { repoRoot } from './lib/payload.mjs';
 import os from 'node:os';
 import { killAll, setGatewayNodeOptions } from './lib/proc.mjs';
 import { describeMachine, renderResults, README, writeReadme } from './lib/report.mjs';
-import { TARGETS } from './lib/targets.mjs';
+import { STARTUP_TARGETS, TARGETS } from './lib/targets.mjs';
 import { measureJournal } from './scenarios/journal.mjs';
 import { measureMemory } from './scenarios/memory.mjs';
 import { measureRedis } from './scenarios/redis.mjs';
@@ -116,6 +116,7 @@ async function main() {
     settings: SETTINGS,
     bodyPool: BODY_POOL,
     targets: TARGETS.map(({ id, label }) => ({ id, label })),
+    startupTargets: STARTUP_TARGETS.map(({ id, label }) => ({ id, label })),
     failures: [],
     /** The 1-minute load average as each scenario ended: other work on the machine skews figures. */
     loadAfter: {},

@@ -107,6 +107,17 @@ function goalsTable(results) {
       '≤ 2.5×',
       verdict(ratio <= 2.5),
     ]);
+    const libraries = startup.libraries;
+    if (libraries) {
+      // Not a goal: the libraries the gateway cannot listen without, loaded and nothing else.
+      const floor = libraries.medianMs / startup.bare.medianMs;
+      rows.push([
+        'start-up, the libraries alone ÷ bare (the floor of this stack)',
+        `${num(floor, 2)}× (${num(libraries.medianMs)} ÷ ${num(startup.bare.medianMs)} ms)`,
+        'for reference',
+        '–',
+      ]);
+    }
   }
   const shipped = results.memory?.variants?.[0];
   if (shipped) {
@@ -128,6 +139,45 @@ function goalsTable(results) {
   }
   if (rows.length === 0) return [];
   return ['### Goals (issue 20)', '', table(['goal', 'measured', 'bound', ''], rows), ''];
+}
+
+/**
+ * Start-up of every receiver, the libraries-alone reference among them: its ratio to bare is what
+ * the stack costs before the gateway does anything, the gateway's ratio to it is the gateway's own.
+ * @param {Record<string, { medianMs: number, minMs: number, maxMs: number, runs: number }>} startup
+ * @param {{ id: string, label: string }[]} targets
+ * @returns {string[]}
+ */
+function startupSection(startup, targets) {
+  const bare = startup.bare?.medianMs;
+  const libraries = startup.libraries?.medianMs;
+  /** @param {number | undefined} value @param {number | undefined} base */
+  const times = (value, base) =>
+    value === undefined || base === undefined ? '–' : `${num(value / base, 2)}×`;
+  return [
+    '### Start-up',
+    '',
+    `Spawn → listening line on stdout, ${num(Object.values(startup)[0]?.runs)} interleaved starts each (the gateway with a fresh home each), median. ` +
+      'The libraries-alone server loads only the libraries the gateway cannot listen without (`bench/servers/libraries.mjs`), ' +
+      'opens a WAL database and a log file, and listens with Koa and its router.',
+    '',
+    table(
+      ['receiver', 'start-up ms', 'min–max ms', '× bare', '× libraries alone'],
+      targets
+        .filter((target) => startup[target.id])
+        .map((target) => {
+          const r = startup[target.id];
+          return [
+            target.label,
+            num(r?.medianMs),
+            `${num(r?.minMs)}–${num(r?.maxMs)}`,
+            times(r?.medianMs, bare),
+            times(r?.medianMs, libraries),
+          ];
+        }),
+    ),
+    '',
+  ];
 }
 
 /**
@@ -171,7 +221,7 @@ export function renderResults(results) {
         'divided by the 2xx answers; medians of the rounds (each round in brackets). Requests/s swing with other work on the machine; CPU per request holds steady. ' +
         `Paced: ${num(s.fixedRate)} requests/s from a Node client in its own process, request i due at i / rate, latency counted from its due time (as wrk2 counts), ` +
         `${s.rounds} interleaved rounds of ${s.pacedS} s on fresh servers. ` +
-        `Start-up: spawn → listening line on stdout, ${startup ? Object.values(startup)[0]?.runs : '–'} interleaved starts each (fresh home each), median. Peak RSS: VmHWM after the saturation rounds.`,
+        'Peak RSS: VmHWM after the saturation rounds.',
       '',
       table(
         [
@@ -183,13 +233,10 @@ export function renderResults(results) {
           'paced p50 ms',
           'paced p99 ms',
           '× bare',
-          'start-up ms',
-          '× bare',
           'peak RSS MiB',
         ],
         targets.map((/** @type {{ id: string, label: string }} */ target) => {
           const r = t.summary[target.id];
-          const up = startup?.[target.id]?.medianMs;
           return [
             target.label,
             `${num(r?.cpuMicrosPerRequest)} (${(r?.cpuMicrosPerRequestRounds ?? []).map((/** @type {number} */ v) => num(v)).join(', ')})`,
@@ -199,8 +246,6 @@ export function renderResults(results) {
             num(r?.pacedP50Ms, 2),
             num(r?.pacedP99Ms, 2),
             times(r?.pacedP99Ms, bare?.pacedP99Ms),
-            num(up),
-            times(up, startup?.bare?.medianMs),
             num(r?.peakRssMiB),
           ];
         }),
@@ -208,6 +253,7 @@ export function renderResults(results) {
       '',
     );
   }
+  if (startup) out.push(...startupSection(startup, results.startupTargets ?? targets));
   out.push(...goalsTable(results));
 
   const journal = results.journal;

@@ -2,7 +2,9 @@
  * The receivers compared on the same signed deliveries: this gateway as an operator runs it, the
  * bare `node:http` ceiling, `@octokit/webhooks`' Node middleware, Koa with its router doing
  * only the ceiling's work (what the framework the gateway is built on costs by itself), and Koa
- * with the gateway's SQLite journal and nothing else of the gateway (what its design costs at least).
+ * with the gateway's SQLite journal and nothing else of the gateway (what its design costs at
+ * least). The start-up scenario also starts `STARTUP_REFERENCES`, which serve no deliveries
+ * worth measuring.
  */
 import { gatewayConfig, ROUTE } from './gateway-config.mjs';
 import { BENCH_SECRET } from './payload.mjs';
@@ -63,3 +65,21 @@ export const TARGETS = [
     start: () => startServer('koa-journal.mjs', { BENCH_SECRET }),
   },
 ];
+
+/**
+ * Start-up only: the libraries the gateway cannot listen without, loaded and nothing else (what
+ * the stack alone costs over the bare receiver).
+ * @type {Target[]}
+ */
+export const STARTUP_REFERENCES = [
+  {
+    id: 'libraries',
+    label:
+      'the libraries alone (Koa, router, raw-body, zod, pino, better-sqlite3, commander, tapable, cosmiconfig, yaml)',
+    path: '/webhooks/bench',
+    start: () => startServer('libraries.mjs'),
+  },
+];
+
+/** Every receiver the start-up scenario starts, in its order. */
+export const STARTUP_TARGETS = [...TARGETS, ...STARTUP_REFERENCES];

@@ -1,9 +1,9 @@
 /**
- * Start-up: spawn → the listening line on stdout, every receiver once per round, rounds
- * interleaved (so a busy moment on the machine hits all alike); medians.
+ * Start-up: spawn → the listening line on stdout, every receiver (and the start-up references)
+ * once per round, rounds interleaved (so a busy moment on the machine hits all alike); medians.
  */
 import { progress } from '../lib/log.mjs';
-import { TARGETS } from '../lib/targets.mjs';
+import { STARTUP_TARGETS } from '../lib/targets.mjs';
 import { median } from './throughput.mjs';
 
 /**
@@ -12,9 +12,9 @@ import { median } from './throughput.mjs';
  */
 export async function measureStartup(settings) {
   /** @type {Record<string, number[]>} */
-  const times = Object.fromEntries(TARGETS.map((t) => [t.id, []]));
+  const times = Object.fromEntries(STARTUP_TARGETS.map((t) => [t.id, []]));
   for (let run = 0; run < settings.runs; run++) {
-    for (const target of TARGETS) {
+    for (const target of STARTUP_TARGETS) {
       const started = await target.start();
       /** @type {number[]} */ (times[target.id]).push(started.startupMs);
       await started.stop();
@@ -22,7 +22,7 @@ export async function measureStartup(settings) {
   }
   /** @type {Record<string, { medianMs: number, minMs: number, maxMs: number, runs: number }>} */
   const results = {};
-  for (const target of TARGETS) {
+  for (const target of STARTUP_TARGETS) {
     const all = /** @type {number[]} */ (times[target.id]);
     results[target.id] = {
       medianMs: median(all),

@@ -2,7 +2,8 @@
  * How the altforge CLI (`glab`) is called for `altforge_comment`: argv, environment, and the
  * stderr texts that tell its failures apart.
  */
-import { ALTFORGE_TARGET, type AltforgeMergeRequest } from './altforge-target.js';
+import type { AltforgeMergeRequest } from './altforge-target.js';
+import { ALTFORGE_TARGET } from './target-names.js';
 import type { CliProfile } from './cli-profile.js';
 import type { AltforgeSettings } from './settings.js';
 

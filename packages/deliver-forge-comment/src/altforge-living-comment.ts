@@ -1,6 +1,7 @@
 /** A merge request's notes through `glab api` (REST v4), for the living comment. */
 import { z } from 'zod';
-import { ALTFORGE_TARGET, type AltforgeMergeRequest } from './altforge-target.js';
+import type { AltforgeMergeRequest } from './altforge-target.js';
+import { ALTFORGE_TARGET } from './target-names.js';
 import type { CliApi } from './cli-api.js';
 import { CommentDeliveryError } from './errors.js';
 import type { LivingCommentApi } from './living-comment.js';

@@ -11,8 +11,7 @@ import {
   type FoundValue,
   type TargetField,
 } from './target-field.js';
-
-export const ALTFORGE_TARGET = 'altforge_comment';
+import { ALTFORGE_TARGET } from './target-names.js';
 
 /** A merge request on the altforge, validated so it can go into the CLI's argv. */
 export interface AltforgeMergeRequest {

@@ -7,7 +7,8 @@ import {
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { altforgeLivingCommentApi } from './altforge-living-comment.js';
-import { ALTFORGE_TARGET, resolveAltforgeMergeRequest } from './altforge-target.js';
+import { resolveAltforgeMergeRequest } from './altforge-target.js';
+import { ALTFORGE_TARGET } from './target-names.js';
 import { cliApi } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
 import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';

@@ -21,8 +21,7 @@ import { postComments } from './post-comments.js';
 import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
 import { runCli, type CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
-
-export const ALTFORGE_REVIEW_TARGET = 'altforge_review';
+import { ALTFORGE_REVIEW_TARGET } from './target-names.js';
 
 /** `glab api` calls and the summary note (`glab mr note`), named as this target in errors. */
 const API_PROFILE = { ...ALTFORGE_PROFILE, target: ALTFORGE_REVIEW_TARGET, action: 'api' };

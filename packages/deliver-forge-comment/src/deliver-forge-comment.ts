@@ -8,7 +8,8 @@ import {
   forgeEnv,
   normalizeForgeHost,
 } from './forge-cli.js';
-import { FORGE_TARGET, resolveForgePullRequest } from './forge-target.js';
+import { resolveForgePullRequest } from './forge-target.js';
+import { FORGE_TARGET } from './target-names.js';
 import { cliApi } from './cli-api.js';
 import { forgeLivingCommentApi } from './forge-living-comment.js';
 import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';

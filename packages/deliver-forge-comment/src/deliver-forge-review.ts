@@ -20,8 +20,7 @@ import {
 } from './review-lines.js';
 import { runCli, type CliOutcome } from './run-cli.js';
 import type { ForgeSettings } from './settings.js';
-
-export const FORGE_REVIEW_TARGET = 'forge_review';
+import { FORGE_REVIEW_TARGET } from './target-names.js';
 
 /** `gh api` calls, named as this target in errors. */
 const API_PROFILE = { ...FORGE_PROFILE, target: FORGE_REVIEW_TARGET, action: 'api' };

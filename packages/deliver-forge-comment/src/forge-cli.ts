@@ -3,7 +3,8 @@
  * that tell its failures apart.
  */
 import type { CliProfile } from './cli-profile.js';
-import { FORGE_TARGET, type ForgePullRequest } from './forge-target.js';
+import type { ForgePullRequest } from './forge-target.js';
+import { FORGE_TARGET } from './target-names.js';
 import type { ForgeSettings } from './settings.js';
 
 /** The forge's limit on one comment body, in characters. */

@@ -10,8 +10,7 @@ import {
   type FoundValue,
   type TargetField,
 } from './target-field.js';
-
-export const FORGE_TARGET = 'forge_comment';
+import { FORGE_TARGET } from './target-names.js';
 
 /** A pull request on the forge, validated so it can go into the CLI's argv. */
 export interface ForgePullRequest {

@@ -2,23 +2,23 @@
  * @webhook-gateway/deliver-forge-comment: the `forge_comment` and `forge_review` (gh), and the
  * `altforge_comment` and `altforge_review` (glab) delivery targets.
  */
-import { definePlugin, settingsIn, type GatewayConfig } from '@webhook-gateway/core';
-import { altforgeApiClient, forgeApiClient } from './forge-api.js';
 import {
-  askOwnAccounts,
-  ownCommentVerdict,
-  platformsToAsk,
-  type OwnAccounts,
-} from './own-account.js';
-import { checkCommandPermission, PermissionCache } from './permission.js';
-import { ALTFORGE_TARGET } from './altforge-target.js';
-import { deliverAltforgeComment } from './deliver-altforge-comment.js';
-import { ALTFORGE_REVIEW_TARGET, deliverAltforgeReview } from './deliver-altforge-review.js';
-import { deliverForgeComment } from './deliver-forge-comment.js';
-import { deliverForgeReview, FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
-import { FORGE_TARGET } from './forge-target.js';
+  definePlugin,
+  settingsIn,
+  type FilterRequest,
+  type FilterVerdict,
+  type GatewayConfig,
+} from '@webhook-gateway/core';
+import { platformsToAsk } from './accounts-to-ask.js';
 import { commentModeProblems } from './living-comment.js';
+import type { PermissionCache } from './permission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
+import {
+  ALTFORGE_REVIEW_TARGET,
+  ALTFORGE_TARGET,
+  FORGE_REVIEW_TARGET,
+  FORGE_TARGET,
+} from './target-names.js';
 
 export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
 
@@ -44,16 +44,23 @@ const forgeCommentPlugin = definePlugin({
   setup({ hooks, config, serving, log }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
+    // Each target's code, the forge API calls and the loop guard's asking are imported at first
+    // use: a gateway whose config uses none of them never loads them.
 
-    // Loop guard: comments written by the gateway's own accounts (asked once at start).
-    let accounts: OwnAccounts = {};
+    // Loop guard: comments written by the gateway's own accounts (asked once at start, and only
+    // when a route can start a loop).
+    let ownComment: ((request: FilterRequest) => FilterVerdict | undefined) | undefined;
     hooks.filter.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-      Promise.resolve(ownCommentVerdict(accounts, request)),
+      Promise.resolve(ownComment?.(request)),
     );
 
     // Command routes: the commenter's role, asked in the worker before the agent runs.
-    const permissions = new PermissionCache();
-    hooks.admit.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) => {
+    let permissions: PermissionCache | undefined;
+    hooks.admit.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if ((request.routeConfig.commands ?? []).length === 0) return undefined;
+      const [{ checkCommandPermission, PermissionCache }, { altforgeApiClient, forgeApiClient }] =
+        await Promise.all([import('./permission.js'), import('./forge-api.js')]);
+      permissions ??= new PermissionCache();
       const slices = settings(request.config);
       return checkCommandPermission(
         request,
@@ -63,23 +70,26 @@ const forgeCommentPlugin = definePlugin({
     });
     hooks.deliver
       .for(FORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverForgeComment(request, settings(request.config).forge),
-      );
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        const { deliverForgeComment } = await import('./deliver-forge-comment.js');
+        return deliverForgeComment(request, settings(request.config).forge);
+      });
     hooks.deliver
       .for(FORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        const { deliverForgeReview } = await import('./deliver-forge-review.js');
         await deliverForgeReview(request, settings(request.config).forge);
       });
     hooks.deliver
       .for(ALTFORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverAltforgeComment(request, settings(request.config).altforge),
-      );
-
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        const { deliverAltforgeComment } = await import('./deliver-altforge-comment.js');
+        return deliverAltforgeComment(request, settings(request.config).altforge);
+      });
     hooks.deliver
       .for(ALTFORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        const { deliverAltforgeReview } = await import('./deliver-altforge-review.js');
         await deliverAltforgeReview(request, settings(request.config).altforge);
       });
 
@@ -87,14 +97,18 @@ const forgeCommentPlugin = definePlugin({
       async start() {
         if (!serving) return;
         const ask = platformsToAsk(config);
+        if (!ask.forge && !ask.altforge) return;
+        const [{ askOwnAccounts, ownCommentVerdict }, { altforgeApiClient, forgeApiClient }] =
+          await Promise.all([import('./own-account.js'), import('./forge-api.js')]);
         const slices = settings(config);
-        accounts = await askOwnAccounts(
+        const accounts = await askOwnAccounts(
           {
             ...(ask.forge ? { forge: forgeApiClient(slices.forge) } : {}),
             ...(ask.altforge ? { altforge: altforgeApiClient(slices.altforge) } : {}),
           },
           log,
         );
+        ownComment = (request) => ownCommentVerdict(accounts, request);
       },
     };
   },
@@ -102,30 +116,15 @@ const forgeCommentPlugin = definePlugin({
 
 export default forgeCommentPlugin;
 
-export { splitForComments, chunkText } from './split.js';
-export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
-export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export {
-  FORGE_TARGET,
-  resolveForgePullRequest,
-  isForgeRepoName,
-  type ForgePullRequest,
-} from './forge-target.js';
-export {
+  ALTFORGE_REVIEW_TARGET,
   ALTFORGE_TARGET,
-  resolveAltforgeMergeRequest,
-  isAltforgeProjectPath,
-  type AltforgeMergeRequest,
-} from './altforge-target.js';
-export { FORGE_COMMENT_LIMIT, forgeCommentArgv, forgeEnv } from './forge-cli.js';
-export { ALTFORGE_NOTE_LIMIT, altforgeNoteArgv, altforgeEnv } from './altforge-cli.js';
+  FORGE_REVIEW_TARGET,
+  FORGE_TARGET,
+} from './target-names.js';
 export {
   forgeSettingsSchema,
   altforgeSettingsSchema,
   type ForgeSettings,
   type AltforgeSettings,
 } from './settings.js';
-export { deliverForgeComment } from './deliver-forge-comment.js';
-export { deliverForgeReview, FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
-export { deliverAltforgeComment } from './deliver-altforge-comment.js';
-export { deliverAltforgeReview, ALTFORGE_REVIEW_TARGET } from './deliver-altforge-review.js';

@@ -7,16 +7,11 @@ import {
   isCommentEvent,
   type FilterRequest,
   type FilterVerdict,
-  type GatewayConfig,
   type JsonObject,
   type Logger,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
-import { ALTFORGE_TARGET } from './altforge-target.js';
-import { ALTFORGE_REVIEW_TARGET } from './deliver-altforge-review.js';
-import { FORGE_REVIEW_TARGET } from './deliver-forge-review.js';
 import { askForgeApi, type ApiClient } from './forge-api.js';
-import { FORGE_TARGET } from './forge-target.js';
 
 /** The accounts the gateway posts as, once known. */
 export interface OwnAccounts {
@@ -26,26 +21,6 @@ export interface OwnAccounts {
 
 const forgeUser = z.object({ login: z.string().min(1) });
 const altforgeUser = z.object({ username: z.string().min(1) });
-
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment', 'Note Hook', 'note'];
-
-/**
- * Which platforms' accounts are worth asking for: only where a loop can start, that is a command
- * route, or a route that posts comments (`forge_comment`, `altforge_comment`, or line comments
- * with `forge_review`, `altforge_review`) and takes comment events (listed, or every event).
- */
-export function platformsToAsk(config: GatewayConfig): { forge: boolean; altforge: boolean } {
-  const routes = Object.values(config.platforms.webhook.extra.routes);
-  const hearsComments = (events: readonly string[]) =>
-    events.length === 0 || events.some((event) => COMMENT_EVENTS.includes(event));
-  const commands = routes.some((route) => (route.commands ?? []).length > 0);
-  const posts = (...targets: string[]) =>
-    routes.some((route) => targets.includes(route.deliver) && hearsComments(route.events));
-  return {
-    forge: commands || posts(FORGE_TARGET, FORGE_REVIEW_TARGET),
-    altforge: commands || posts(ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET),
-  };
-}
 
 /**
  * Asks each platform once. A platform that cannot be asked is logged and left out: the marker

@@ -4,7 +4,8 @@
  * chat to send to.
  */
 import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
-import { PROTOCOLS, isMessengerTarget } from './protocols.js';
+import { PROTOCOLS } from './protocols.js';
+import { isMessengerTarget } from './targets.js';
 import { platformSettings, type MessengerSettings } from './platform-settings.js';
 import type { MessengerTarget } from './protocol.js';
 

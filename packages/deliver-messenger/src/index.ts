@@ -4,41 +4,24 @@
  */
 import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
-import { messengerConfigProblems } from './config-problems.js';
-import { logConnections } from './connection-check.js';
-import { deliverToMessenger } from './deliver.js';
 import { messengerAliases, messengerSettingsSchemas } from './platform-settings.js';
-import { PROTOCOLS } from './protocols.js';
+import { MESSENGER_TARGETS, usesMessengers } from './targets.js';
 
-export { resolveChatId } from './chat-id.js';
-export { messengerConfigProblems } from './config-problems.js';
-export { checkConnection, logConnections } from './connection-check.js';
-export { deliverToMessenger } from './deliver.js';
-export { discord } from './discord.js';
 export { messengerSettingsSchemas, type MessengerSettings } from './platform-settings.js';
 /** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
 export {
   httpTargetOptionsSchema as messengerOptionsSchema,
   type HttpTargetOptions as MessengerOptions,
 } from '@webhook-gateway/target-kit';
-export type {
-  CheckOutcome,
-  Endpoint,
-  MessengerProtocol,
-  MessengerTarget,
-  SendOutcome,
-} from './protocol.js';
-export { PROTOCOLS, isMessengerTarget } from './protocols.js';
-export { parseRetryAfter } from '@webhook-gateway/target-kit';
-export { signal } from './signal.js';
-export { slack } from './slack.js';
-export { EMPTY_ANSWER_TEXT, messageParts, splitMessage } from './split-message.js';
-export { telegram } from './telegram.js';
+export type { MessengerTarget } from './protocol.js';
+export { isMessengerTarget, MESSENGER_TARGETS } from './targets.js';
 
 export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
 
 /**
- * The plugin. Built in; to tune it:
+ * The plugin. The protocols and the delivery code (`./delivery`) are imported at the first
+ * delivery, and by the start-time checks only when a messenger is enabled or a route delivers to
+ * one: a gateway that never sends a message never loads them. Built in; to tune it:
  *
  * @example
  * // config.yaml
@@ -48,29 +31,42 @@ export const MESSENGER_PLUGIN_NAME = '@webhook-gateway/deliver-messenger';
  */
 const messengerPlugin = definePlugin({
   name: MESSENGER_PLUGIN_NAME,
-  provides: { targets: Object.values(PROTOCOLS).map((protocol) => protocol.target) },
+  provides: { targets: MESSENGER_TARGETS },
   platforms: messengerSettingsSchemas,
   aliases: messengerAliases,
   options: httpTargetOptionsSchema,
-  setup({ hooks, log, config, serving, settings }, options) {
-    if (serving) {
+  async setup({ hooks, log, config, serving, settings }, options) {
+    const used = usesMessengers(settings, config);
+    if (serving && used) {
+      const { messengerConfigProblems } = await import('./config-problems.js');
       const problems = messengerConfigProblems(settings, config);
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
-    for (const protocol of Object.values(PROTOCOLS)) {
+    for (const target of MESSENGER_TARGETS) {
       hooks.deliver
-        .for(protocol.target)
+        .for(target)
         // The slices of the attempt's config, so a reload applies to the next delivery.
-        .tapPromise(MESSENGER_PLUGIN_NAME, (request) =>
-          deliverToMessenger(protocol, request, settingsIn(messengerPlugin, request.config), {
-            options,
-            sentParts,
-          }),
-        );
+        .tapPromise(MESSENGER_PLUGIN_NAME, async (request) => {
+          const [{ PROTOCOLS }, { deliverToMessenger }] = await Promise.all([
+            import('./protocols.js'),
+            import('./deliver.js'),
+          ]);
+          return deliverToMessenger(
+            PROTOCOLS[target],
+            request,
+            settingsIn(messengerPlugin, request.config),
+            { options, sentParts },
+          );
+        });
     }
     if (!serving) return;
-    return checkAtStart(options, (check) => logConnections(settings, log, check));
+    return checkAtStart(options, async (check) => {
+      // Nothing to check (nor to load) unless a messenger is enabled or named.
+      if (!used) return;
+      const { logConnections } = await import('./connection-check.js');
+      await logConnections(settings, log, check);
+    });
   },
 });
 

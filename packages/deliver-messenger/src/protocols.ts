@@ -11,8 +11,3 @@ export const PROTOCOLS: Readonly<Record<MessengerTarget, MessengerProtocol>> = O
   messenger_c: slack,
   messenger_d: signal,
 });
-
-/** True for a target name this package serves. */
-export function isMessengerTarget(name: string): name is MessengerTarget {
-  return Object.prototype.hasOwnProperty.call(PROTOCOLS, name);
-}

@@ -2,33 +2,22 @@
 import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { smsConfigProblems } from './config-problems.js';
-import { logTwilioConnection } from './connection-check.js';
-import { deliverSms } from './deliver.js';
 import { smsSettingsSchema } from './settings.js';
 
 export { smsConfigProblems } from './config-problems.js';
-export { checkTwilio, logTwilioConnection } from './connection-check.js';
-export { deliverSms } from './deliver.js';
 export { smsSettingsSchema, type SmsSettings } from './settings.js';
 /** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
 export {
   httpTargetOptionsSchema as smsOptionsSchema,
   type HttpTargetOptions as SmsOptions,
 } from '@webhook-gateway/target-kit';
-export { resolveRecipient } from './recipient.js';
-export { EMPTY_ANSWER_TEXT, SMS_MAX_LENGTH, smsParts, splitMessage } from './split-message.js';
-export {
-  accountRequest,
-  classifyAccountAnswer,
-  classifyMessageAnswer,
-  messageRequest,
-  type TwilioCredentials,
-} from './twilio.js';
 
 export const SMS_PLUGIN_NAME = '@webhook-gateway/deliver-sms';
 
 /**
- * The plugin. Built in; to tune it:
+ * The plugin. Its delivery code (`./delivery`) is imported at the first text, and by the
+ * start-time check only when `platforms.sms` is enabled: a gateway that never texts never loads
+ * it. Built in; to tune it:
  *
  * @example
  * // config.yaml
@@ -51,11 +40,20 @@ const smsPlugin = definePlugin({
     hooks.deliver
       .for('sms')
       // The slice of the attempt's config, so a reload applies to the next delivery.
-      .tapPromise(SMS_PLUGIN_NAME, (request) =>
-        deliverSms(request, settingsIn(smsPlugin, request.config).sms, { options, sentParts }),
-      );
+      .tapPromise(SMS_PLUGIN_NAME, async (request) => {
+        const { deliverSms } = await import('./deliver.js');
+        return deliverSms(request, settingsIn(smsPlugin, request.config).sms, {
+          options,
+          sentParts,
+        });
+      });
     if (!serving) return;
-    return checkAtStart(options, (check) => logTwilioConnection(sms, log, check));
+    return checkAtStart(options, async (check) => {
+      // Nothing to check (nor to load) unless sms is enabled.
+      if (!sms.enabled) return;
+      const { logTwilioConnection } = await import('./connection-check.js');
+      await logTwilioConnection(sms, log, check);
+    });
   },
 });
 

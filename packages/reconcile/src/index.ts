@@ -7,13 +7,13 @@
  */
 import { definePlugin } from '@webhook-gateway/core';
 import { periodicReconcile, type PeriodicReconcile } from './periodic.js';
-import { runReconcilePass } from './reconcile-pass.js';
 import { reconcileConfigProblems, reconcileIntervalMs } from './reconciled-routes.js';
 
 export const RECONCILE_PLUGIN_NAME = '@webhook-gateway/reconcile';
 
 /**
- * The plugin. Built in; it does nothing until a route names its hook.
+ * The plugin. Built in; it does nothing until a route names its hook. The pass's code
+ * (`./pass`) is imported at the first pass: a gateway that reconciles nothing never loads it.
  *
  * @example
  * // config.yaml
@@ -37,8 +37,10 @@ export default definePlugin({
           intervalMs,
           store,
           log,
-          runPass: (signal) =>
-            runReconcilePass({ config, store, window: { fromCursor: true }, signal }),
+          runPass: async (signal) => {
+            const { runReconcilePass } = await import('./reconcile-pass.js');
+            return runReconcilePass({ config, store, window: { fromCursor: true }, signal });
+          },
           onPass: (result) => hooks.reconciled.call(result),
         });
         periodic.start();
@@ -51,17 +53,6 @@ export default definePlugin({
 });
 
 export {
-  runReconcilePass,
-  FORGE_RETENTION_MS,
-  ALTFORGE_RETENTION_MS,
-  FIRST_PASS_MS,
-  CURSOR_OVERLAP_MS,
-  type PassOptions,
-  type PassResult,
-  type PassWindow,
-} from './reconcile-pass.js';
-export type { RouteReconcileResult } from './reconcile-route.js';
-export {
   reconciledRoutes,
   reconcileIntervalMs,
   reconcileConfigProblems,
@@ -69,4 +60,3 @@ export {
   DEFAULT_RECONCILE_INTERVAL_S,
   type ReconciledRoute,
 } from './reconciled-routes.js';
-export { ReconcileFailure, type ReconcileFailureKind } from './failures.js';

@@ -10,7 +10,8 @@ import {
   type ReconcileEvent,
   type Store,
 } from '@webhook-gateway/core';
-import forgeCommentPlugin, { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment';
+import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
+import { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment/delivery';
 import { altforgeDeliveryLog, ALTFORGE_HOOK_RIGHT } from './altforge-log.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { ReconcileFailure, type FailureContext } from './failures.js';

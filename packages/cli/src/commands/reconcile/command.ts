@@ -5,11 +5,8 @@
  */
 import { CommanderError, Option, type Command } from 'commander';
 import { ConfigError } from '@webhook-gateway/core';
-import {
-  reconcileConfigProblems,
-  reconciledRoutes,
-  runReconcilePass,
-} from '@webhook-gateway/reconcile';
+import { reconcileConfigProblems, reconciledRoutes } from '@webhook-gateway/reconcile';
+import { runReconcilePass } from '@webhook-gateway/reconcile/pass';
 import { addHomeOptions } from '../../home-options.js';
 import { OptionsError } from '../deliveries/options.js';
 import { loadContext } from '../../context.js';

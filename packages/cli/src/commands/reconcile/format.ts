@@ -1,5 +1,5 @@
 /** The human table of a reconcile pass: one row per route, then a line per route that failed. */
-import type { PassResult } from '@webhook-gateway/reconcile';
+import type { PassResult } from '@webhook-gateway/reconcile/pass';
 import { formatTable } from '../../table.js';
 
 export function formatReconcile(result: PassResult, dryRun: boolean): string {

@@ -1,6 +1,6 @@
 import { parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
-import { platformsToAsk } from './own-account.js';
+import { platformsToAsk } from './accounts-to-ask.js';
 
 /** A config with one route delivering to `deliver` and hearing `events`. */
 function routeTo(deliver: string, events: string[]) {
