@@ -75,6 +75,18 @@ for (const [name, checkout = '.'] of specs) {
   loggers.push({ name: name ?? checkout, logger });
 }
 
+/** One delivery's lines, in order, as the gateway writes them. @param {Logger} log @param {number} i */
+function delivery(log, i) {
+  LINES.accepted(log, i);
+  const attempt = LINES.child(log, i);
+  LINES['running agent'](attempt, i);
+  LINES['agent answer'](attempt, i);
+  LINES.delivered(attempt, i);
+}
+
+/** Deliveries between two turns of the event loop: a saturated gateway answers a few per turn. */
+const PER_TURN = 8;
+
 /** @type {Record<string, Record<string, number[]>>} µs per line, by checkout and line */
 const figures = {};
 try {
@@ -84,6 +96,11 @@ try {
       ...loggers.slice(0, round % loggers.length),
     ];
     for (const { name, logger } of order) {
+      /** @param {string} what @param {number} micros */
+      const record = (what, micros) => {
+        // Round 0 warms up every logger's code.
+        if (round > 0) ((figures[name] ??= {})[what] ??= []).push(micros);
+      };
       for (const [line, write] of Object.entries(LINES)) {
         // Lines after the first come from the attempt's child logger, as in `runAttempt`.
         const log =
@@ -94,10 +111,18 @@ try {
         for (let i = 0; i < deliveries; i++) write(log, i);
         logger.flush(); // the writes count: every thread's CPU, the file's writes included
         const used = process.cpuUsage(before);
-        // Round 0 warms up every logger's code.
-        if (round > 0)
-          ((figures[name] ??= {})[line] ??= []).push((used.user + used.system) / deliveries);
+        record(line, (used.user + used.system) / deliveries);
       }
+      // Whole deliveries with the event loop turning between them, so that writes in flight
+      // complete between lines as they do in the gateway.
+      const before = process.cpuUsage();
+      for (let i = 0; i < deliveries; i++) {
+        delivery(logger.log, i);
+        if (i % PER_TURN === PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      }
+      logger.flush();
+      const used = process.cpuUsage(before);
+      record('delivery', (used.user + used.system) / deliveries);
     }
   }
 } finally {
@@ -106,13 +131,18 @@ try {
 }
 
 const names = Object.keys(LINES);
-process.stdout.write(`| checkout | ${names.join(' | ')} | per delivery |\n`);
-process.stdout.write(`| --- | ${names.map(() => '---:').join(' | ')} | ---: |\n`);
+process.stdout.write(
+  `| checkout | ${names.join(' | ')} | sum | per delivery, ${PER_TURN} per event-loop turn |\n`,
+);
+process.stdout.write(`| --- | ${names.map(() => '---:').join(' | ')} | ---: | ---: |\n`);
 for (const { name } of loggers) {
   const lines = names.map((line) => median(figures[name]?.[line] ?? []));
   const total = lines.reduce((sum, value) => sum + value, 0);
+  const perDelivery = median(figures[name]?.delivery ?? []);
   process.stdout.write(
-    `| ${name} | ${lines.map((value) => value.toFixed(2)).join(' | ')} | ${total.toFixed(1)} |\n`,
+    `| ${name} | ${lines.map((value) => value.toFixed(2)).join(' | ')} | ${total.toFixed(1)} | ${perDelivery.toFixed(1)} |\n`,
   );
 }
-process.stdout.write(`\nCPU µs per line (medians of ${rounds} rounds of ${deliveries} each)\n`);
+process.stdout.write(
+  `\nCPU µs, medians of ${rounds} rounds of ${deliveries}: each line ${deliveries} times in a row, then whole deliveries\n`,
+);
