@@ -13,6 +13,12 @@
  * - `string-body`: the answer serialised here, `ctx.body` a string with its type set
  * - `gateway-shape`: as the gateway's receiver: an error-wrapping middleware, the router,
  *   `allowedMethods`, `raw-body`
+ * - `gateway-routes`: `gateway-shape` with the receiver's other routes (`GET /health`, and
+ *   `ALL /webhooks/:route` after the POST, which a POST matches too)
+ * - `gateway-routes-lean`: `gateway-routes` without `allowedMethods`, the `ALL` route in a second
+ *   router after the first, which only requests the first did not answer reach
+ * - `gateway-routes-register`: `gateway-routes` without `allowedMethods`, the `ALL` route
+ *   registered (`router.register`, private in @koa/router's types) for every method but POST
  * Prints `Listening on 127.0.0.1:<port>` when ready.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -77,7 +83,17 @@ async function rawBody(req) {
   }
 }
 
-const readers = { 'raw-body': rawBody, 'data-events': dataEvents, 'gateway-shape': rawBody };
+const GATEWAY_VARIANTS = [
+  'gateway-shape',
+  'gateway-routes',
+  'gateway-routes-lean',
+  'gateway-routes-register',
+];
+const readers = {
+  'raw-body': rawBody,
+  'data-events': dataEvents,
+  ...Object.fromEntries(GATEWAY_VARIANTS.map((name) => [name, rawBody])),
+};
 const readBody = readers[/** @type {keyof typeof readers} */ (variant)] ?? forAwait;
 
 /** @param {any} ctx */
@@ -114,7 +130,8 @@ if (variant === 'no-router') {
   });
 } else {
   const router = new Router();
-  if (variant === 'gateway-shape') {
+  const gatewayShaped = GATEWAY_VARIANTS.includes(variant);
+  if (gatewayShaped) {
     app.use(async (/** @type {any} */ ctx, /** @type {() => Promise<void>} */ next) => {
       try {
         await next();
@@ -124,9 +141,28 @@ if (variant === 'no-router') {
       }
     });
   }
+  /** @param {any} ctx */
+  const methodNotAllowed = (ctx) => {
+    ctx.set('Allow', 'POST');
+    ctx.status = 405;
+    ctx.body = { error: 'Method not allowed' };
+  };
+  if (variant !== 'reference' && variant.startsWith('gateway-routes')) {
+    router.get('/health', (/** @type {any} */ ctx) => {
+      ctx.body = { status: 'ok' };
+    });
+  }
   router.post('/webhooks/:route', receive);
+  if (variant === 'gateway-routes') router.all('/webhooks/:route', methodNotAllowed);
+  if (variant === 'gateway-routes-register') {
+    const others = http.METHODS.filter((method) => method !== 'POST');
+    router.register('/webhooks/:route', others, [methodNotAllowed]);
+  }
   app.use(router.routes());
-  if (variant === 'gateway-shape') app.use(router.allowedMethods());
+  if (variant === 'gateway-routes-lean') {
+    app.use(new Router().all('/webhooks/:route', methodNotAllowed).routes());
+  }
+  if (variant === 'gateway-shape' || variant === 'gateway-routes') app.use(router.allowedMethods());
 }
 
 const server = http.createServer(app.callback());

@@ -81,18 +81,6 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
     logger.flush();
     throw error;
   }
-  const routes = Object.keys(gateway.config.platforms.webhook.extra.routes);
-  if (address.listening) {
-    log.info(
-      { host: address.host, port: address.port, routes, store: store.kind, role: options.role },
-      'listening',
-    );
-    process.stdout.write(`${listeningLine(address.host, address.port, routes)}\n`);
-  } else {
-    log.info({ store: store.kind, role: options.role }, 'worker started');
-    process.stdout.write(`[webhook] Worker started — store: ${store.kind}\n`);
-  }
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -121,6 +109,19 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Announced once a signal stops it in order: a SIGTERM right after the line would otherwise end
+  // the process before its buffered log lines are written.
+  const routes = Object.keys(gateway.config.platforms.webhook.extra.routes);
+  if (address.listening) {
+    log.info(
+      { host: address.host, port: address.port, routes, store: store.kind, role: options.role },
+      'listening',
+    );
+    process.stdout.write(`${listeningLine(address.host, address.port, routes)}\n`);
+  } else {
+    log.info({ store: store.kind, role: options.role }, 'worker started');
+    process.stdout.write(`[webhook] Worker started — store: ${store.kind}\n`);
+  }
 }
 
 /** Adds `gateway`, the long-running command. */
