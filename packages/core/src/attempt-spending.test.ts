@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runAttempt, type AttemptDeps } from './attempt.js';
-import { liveConfig } from './config/live.js';
+import { runAttempt } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import { createHooks, type AttemptEvent, type RunRequest, type RunResult } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
-import { createRouteResolver } from './routes.js';
+import { acceptOne, attemptDeps } from './test-support/attempt-deps.js';
 
 const usage = (promptTokens: number, completionTokens: number) => ({
   promptTokens,
@@ -40,32 +39,8 @@ async function setup(
   const events: AttemptEvent[] = [];
   hooks.attemptFinished.tap('test', (event) => void events.push(event));
   const store = new MemoryStore();
-  const live = liveConfig(config);
-  const deps: AttemptDeps = {
-    store,
-    hooks,
-    config: live,
-    resolveRoute: createRouteResolver(live, store),
-    home: '/tmp',
-    log: silentLogger(),
-    random: () => 1,
-  };
-  const accepted = await store.accept(
-    {
-      route: 'review',
-      event: 'pull_request',
-      action: 'opened',
-      deliveryId: 'd-1',
-      receivedAt: Date.now(),
-      payload: {},
-      headers: {},
-      orderKey: null,
-      maxAttempts: 3,
-    },
-    3_600_000,
-  );
-  if (!accepted.accepted) throw new Error('not accepted');
-  const id = accepted.record.id;
+  const deps = attemptDeps(store, hooks, config);
+  const id = await acceptOne(store, 'review');
   const attempt = (interrupt = new AbortController().signal) => runAttempt(deps, id, interrupt);
   return { store, events, attempt, id };
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { runAttempt, type AttemptDeps } from './attempt.js';
-import { liveConfig } from './config/live.js';
+import { runAttempt } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import type { LineComment } from './delivery.js';
 import { createHooks, type DeliverRequest } from './hooks.js';
-import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
-import { createRouteResolver } from './routes.js';
+import { acceptOne, attemptDeps } from './test-support/attempt-deps.js';
 
 const COMMENTS: LineComment[] = [
   { path: 'src/a.ts', line: 12, body: 'off by one' },
@@ -37,34 +35,8 @@ function setup(options: { failFirstDelivery?: boolean } = {}) {
     if (options.failFirstDelivery && delivered.length === 1) throw new Error('sink answered 502');
   });
   const store = new MemoryStore();
-  const live = liveConfig(config);
-  const deps: AttemptDeps = {
-    store,
-    hooks,
-    config: live,
-    resolveRoute: createRouteResolver(live, store),
-    home: '/tmp',
-    log: silentLogger(),
-    random: () => 0,
-  };
-  const accept = async () => {
-    const result = await store.accept(
-      {
-        route: 'reviews',
-        event: 'pull_request',
-        action: 'opened',
-        deliveryId: 'd-1',
-        receivedAt: Date.now(),
-        payload: {},
-        headers: {},
-        orderKey: null,
-        maxAttempts: 3,
-      },
-      3_600_000,
-    );
-    if (!result.accepted) throw new Error('not accepted');
-    return result.record.id;
-  };
+  const deps = attemptDeps(store, hooks, config, () => 0);
+  const accept = () => acceptOne(store, 'reviews');
   return { store, deps, delivered, accept, runs: () => runs };
 }
 

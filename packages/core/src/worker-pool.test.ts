@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunDelivery } from './attempt.js';
-import { liveConfig } from './config/live.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import type { NewDelivery } from './delivery.js';
@@ -8,7 +7,7 @@ import { createHooks, type GatewayHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
 import { queueLimits } from './queue.js';
-import { createRouteResolver } from './routes.js';
+import { attemptDeps } from './test-support/attempt-deps.js';
 import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 const pools: WorkerPool[] = [];
@@ -33,16 +32,7 @@ function setup(
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({
     answer: await run(request.delivery.deliveryId),
   }));
-  const live = liveConfig(config);
-  const runDelivery = createRunDelivery({
-    store,
-    hooks,
-    config: live,
-    resolveRoute: createRouteResolver(live, store),
-    home: '/tmp',
-    log: silentLogger(),
-    random: () => 1,
-  });
+  const runDelivery = createRunDelivery(attemptDeps(store, hooks, config));
   const pool = new WorkerPool({
     store,
     run: runDelivery,
