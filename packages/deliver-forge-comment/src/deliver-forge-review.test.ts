@@ -1,32 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { LineComment } from '@webhook-gateway/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverForgeReview } from './deliver-forge-review.js';
-import { forgeSettingsSchema, type ForgeSettings } from './settings.js';
-import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
+import { forgeSettingsSchema } from './settings.js';
+import { useGhAgainstFakeForge } from './test-support/gh-against-fake-forge.js';
 import { deliverRequest } from './test-support/requests.js';
 
 // The real gh (/usr/bin/gh) against a GitHub-compatible fake over TLS on 127.0.0.1.
-let api: FakeForgeApi;
-let settings: ForgeSettings;
-beforeAll(async () => {
-  api = await startFakeForgeApi();
-  vi.stubEnv('SSL_CERT_FILE', api.certFile);
-  vi.stubEnv('GH_CONFIG_DIR', mkdtempSync(path.join(tmpdir(), 'gh-config-')));
-  settings = forgeSettingsSchema.parse({ host: api.host, token: api.token });
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await api.close();
-});
+const forge = useGhAgainstFakeForge();
 
 let pull = 200;
 /** A pull request of its own for each test, whose diff shows lines 1–4 of src/a.ts. */
 function nextPull(): { payload: Record<string, unknown>; number: number } {
   const number = ++pull;
-  api.setDiff('octo/repo', number, [
+  forge.api.setDiff('octo/repo', number, [
     {
       filename: 'src/a.ts',
       // Old lines 1–3; new: 1 kept, 2 and 3 added, 4 kept (old 2), old 3 deleted.
@@ -51,7 +37,7 @@ function nextPull(): { payload: Record<string, unknown>; number: number } {
 async function review(payload: Record<string, unknown>, lineComments: LineComment[]) {
   return deliverForgeReview(
     deliverRequest({ payload, answer: 'Two remarks.', lineComments, target: 'forge_review' }),
-    settings,
+    forge.settings,
   );
 }
 
@@ -69,7 +55,7 @@ describe('forge_review through the real gh', () => {
       { path: 'docs/b.md', line: 1, body: 'say more' },
     ]);
     expect(outcome).toEqual({ onLines: 2, moved: 0, extraComments: 0 });
-    const [posted, ...others] = api.reviews('octo/repo', number);
+    const [posted, ...others] = forge.api.reviews('octo/repo', number);
     expect(others).toEqual([]);
     expect(posted).toMatchObject({ event: 'COMMENT', commit_id: `sha-${number}` });
     // Each comment carries the delivery marker too: the loop guard ignores it coming back.
@@ -79,7 +65,7 @@ describe('forge_review through the real gh', () => {
     ]);
     expect(text(posted?.body ?? '')).toBe('Two remarks.');
     // Nothing else was asked: no diff listing, no issue comment.
-    expect(api.requests.filter((r) => r.includes(`/pulls/${number}/`))).toEqual([
+    expect(forge.api.requests.filter((r) => r.includes(`/pulls/${number}/`))).toEqual([
       `POST /api/v3/repos/octo/repo/pulls/${number}/reviews`,
     ]);
   });
@@ -92,7 +78,7 @@ describe('forge_review through the real gh', () => {
       { path: 'docs/b.md', line: 1, body: 'say more' },
     ]);
     expect(outcome).toEqual({ onLines: 2, moved: 1, extraComments: 0 });
-    const [posted, ...others] = api.reviews('octo/repo', number);
+    const [posted, ...others] = forge.api.reviews('octo/repo', number);
     expect(others).toEqual([]);
     expect(posted?.comments.map((c) => `${c.path}:${c.line}`)).toEqual([
       'src/a.ts:3',
@@ -102,7 +88,7 @@ describe('forge_review through the real gh', () => {
       'Two remarks.\n\n**Comments on lines this diff does not show**\n\n' +
         '- `src/a.ts:40` — this function is too long',
     );
-    expect(api.requests.filter((r) => r.includes(`/pulls/${number}/`))).toEqual([
+    expect(forge.api.requests.filter((r) => r.includes(`/pulls/${number}/`))).toEqual([
       `POST /api/v3/repos/octo/repo/pulls/${number}/reviews`,
       `GET /api/v3/repos/octo/repo/pulls/${number}/files`,
       `GET /api/v3/repos/octo/repo/pulls/${number}/files`,
@@ -117,7 +103,7 @@ describe('forge_review through the real gh', () => {
       { path: 'README.md', line: 1, body: 'y' },
     ]);
     expect(outcome).toEqual({ onLines: 0, moved: 2, extraComments: 0 });
-    const [posted] = api.reviews('octo/repo', number);
+    const [posted] = forge.api.reviews('octo/repo', number);
     expect(posted?.comments).toEqual([]);
     expect(text(posted?.body ?? '')).toContain('- `src/gone.ts:1` — x\n- `README.md:1` — y');
   });
@@ -127,11 +113,11 @@ describe('forge_review through the real gh', () => {
     const summary = `${'a'.repeat(40_000)}\n\n${'b'.repeat(40_000)}`;
     const outcome = await deliverForgeReview(
       deliverRequest({ payload, answer: summary, target: 'forge_review' }),
-      settings,
+      forge.settings,
     );
     expect(outcome).toEqual({ onLines: 0, moved: 0, extraComments: 1 });
-    const [posted] = api.reviews('octo/repo', number);
-    const [rest, ...others] = api.comments('octo/repo', number);
+    const [posted] = forge.api.reviews('octo/repo', number);
+    const [rest, ...others] = forge.api.comments('octo/repo', number);
     expect(others).toEqual([]);
     expect(text(posted?.body ?? '')).toContain('a'.repeat(40_000));
     expect(text(rest?.body ?? '')).toContain('b'.repeat(40_000));
@@ -139,7 +125,7 @@ describe('forge_review through the real gh', () => {
 
   it('fails with a message naming the target and the pull request when the forge refuses the token', async () => {
     const { payload } = nextPull();
-    const bad = forgeSettingsSchema.parse({ host: api.host, token: 'not-the-token' });
+    const bad = forgeSettingsSchema.parse({ host: forge.api.host, token: 'not-the-token' });
     await expect(
       deliverForgeReview(deliverRequest({ payload, target: 'forge_review' }), bad),
     ).rejects.toThrow(/^forge_review: forge CLI "gh" is not authenticated/);

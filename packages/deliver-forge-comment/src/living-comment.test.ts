@@ -1,29 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseConfig } from '@webhook-gateway/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverForgeComment } from './deliver-forge-comment.js';
 import plugin from './index.js';
 import { commentMarker } from './living-comment.js';
-import { forgeSettingsSchema, type ForgeSettings } from './settings.js';
-import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
+import { useGhAgainstFakeForge } from './test-support/gh-against-fake-forge.js';
 import { deliverRequest } from './test-support/requests.js';
 
 // The real gh (/usr/bin/gh) against a GitHub-compatible fake over TLS on 127.0.0.1.
-let api: FakeForgeApi;
-let settings: ForgeSettings;
-beforeAll(async () => {
-  api = await startFakeForgeApi();
-  vi.stubEnv('SSL_CERT_FILE', api.certFile);
-  // An empty gh config: nothing of the machine's own gh login is read.
-  vi.stubEnv('GH_CONFIG_DIR', mkdtempSync(path.join(tmpdir(), 'gh-config-')));
-  settings = forgeSettingsSchema.parse({ host: api.host, token: api.token });
-});
-afterAll(async () => {
-  vi.unstubAllEnvs();
-  await api.close();
-});
+const forge = useGhAgainstFakeForge();
 
 let pull = 100;
 /** A pull request of its own for each test. */
@@ -38,7 +22,7 @@ function nextPull(): { payload: Record<string, unknown>; number: number } {
 async function answer(payload: Record<string, unknown>, text: string): Promise<void> {
   await deliverForgeComment(
     deliverRequest({ payload, answer: text, deliverExtra: { mode: 'update' } }),
-    settings,
+    forge.settings,
   );
 }
 
@@ -56,13 +40,13 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
     await answer(payload, 'first review');
     await answer(payload, 'second review');
     await answer(payload, 'third review');
-    const comments = api.comments('octo/repo', number);
+    const comments = forge.api.comments('octo/repo', number);
     expect(comments.map((c) => text(c.body))).toEqual([`${marker}\nthird review`]);
   });
 
   it("leaves people's comments and other routes' alone, finding its own past the first page", async () => {
     const { payload, number } = nextPull();
-    const comments = api.comments('octo/repo', number);
+    const comments = forge.api.comments('octo/repo', number);
     comments.push({ id: 1, body: 'a person' }, { id: 2, body: 'another person' });
     comments.push({ id: 3, body: `${commentMarker('other-route')}\nnot ours` });
     await answer(payload, 'first');
@@ -78,10 +62,10 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
   it('posts the comment again when someone deleted it', async () => {
     const { payload, number } = nextPull();
     await answer(payload, 'first');
-    const [first] = api.comments('octo/repo', number);
-    api.remove(first?.id ?? 0);
+    const [first] = forge.api.comments('octo/repo', number);
+    forge.api.remove(first?.id ?? 0);
     await answer(payload, 'second');
-    expect(api.comments('octo/repo', number).map((c) => text(c.body))).toEqual([
+    expect(forge.api.comments('octo/repo', number).map((c) => text(c.body))).toEqual([
       `${marker}\nsecond`,
     ]);
   });
@@ -90,14 +74,14 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
     const { payload, number } = nextPull();
     const long = `${'word '.repeat(14_000)}\n\n${'more '.repeat(14_000)}`;
     await answer(payload, long);
-    const parts = api.comments('octo/repo', number).map((c) => c.id);
+    const parts = forge.api.comments('octo/repo', number).map((c) => c.id);
     expect(parts.length).toBeGreaterThan(1);
-    for (const comment of api.comments('octo/repo', number)) {
+    for (const comment of forge.api.comments('octo/repo', number)) {
       expect(comment.body.startsWith(`${marker}\n`)).toBe(true);
       expect(comment.body.length).toBeLessThanOrEqual(65_536);
     }
     await answer(payload, 'short now');
-    const after = api.comments('octo/repo', number);
+    const after = forge.api.comments('octo/repo', number);
     expect(after.map((c) => ({ id: c.id, body: text(c.body) }))).toEqual([
       { id: parts[0], body: `${marker}\nshort now` },
     ]);
@@ -106,16 +90,19 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
   it('posts a comment per answer, without the route marker, in the default mode (gh pr comment)', async () => {
     const { payload, number } = nextPull();
     for (const reply of ['first', 'second']) {
-      await deliverForgeComment(deliverRequest({ payload, answer: reply }), settings);
+      await deliverForgeComment(deliverRequest({ payload, answer: reply }), forge.settings);
     }
-    expect(api.comments('octo/repo', number).map((c) => text(c.body))).toEqual(['first', 'second']);
+    expect(forge.api.comments('octo/repo', number).map((c) => text(c.body))).toEqual([
+      'first',
+      'second',
+    ]);
   });
 
   it('refuses an unknown mode for good, naming the key', async () => {
     const { payload } = nextPull();
     const failure: unknown = await deliverForgeComment(
       deliverRequest({ payload, answer: 'x', deliverExtra: { mode: 'sticky' } }),
-      settings,
+      forge.settings,
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain('deliver_extra.mode is "sticky"');
