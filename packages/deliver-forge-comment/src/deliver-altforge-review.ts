@@ -13,13 +13,13 @@ import {
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { resolveAltforgeMergeRequest, type AltforgeMergeRequest } from './altforge-target.js';
+import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
-import { describeCliFailure } from './failure.js';
 import { postComments } from './post-comments.js';
 import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
-import { runCli, type CliOutcome } from './run-cli.js';
+import type { CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
 import { ALTFORGE_REVIEW_TARGET } from './target-names.js';
 
@@ -37,37 +37,6 @@ type DiffRefs = z.infer<typeof diffRefsSchema>;
 
 const mergeRequestSchema = z.object({ diff_refs: diffRefsSchema });
 
-/** What one `glab api` call needs besides its arguments. */
-interface AltforgeApiCall {
-  settings: AltforgeSettings;
-  mergeRequest: AltforgeMergeRequest;
-  signal: AbortSignal;
-}
-
-/** Runs `glab api <args>` with `input` on stdin. */
-function glabApi(call: AltforgeApiCall, args: string[], input = ''): Promise<CliOutcome> {
-  return runCli({
-    cli: call.settings.cli,
-    args: ['api', ...args],
-    input,
-    env: altforgeEnv(call.settings),
-    timeoutMs: call.settings.timeout_s * 1000,
-    signal: call.signal,
-  });
-}
-
-function failure(call: AltforgeApiCall, outcome: Exclude<CliOutcome, { kind: 'ok' }>): Error {
-  const { reason, message } = describeCliFailure(outcome, {
-    profile: API_PROFILE,
-    cli: call.settings.cli,
-    host: call.settings.host ?? ALTFORGE_PROFILE.defaultHost,
-    timeoutS: call.settings.timeout_s,
-    subject: `a review of merge request !${call.mergeRequest.iid} of ${call.mergeRequest.path}`,
-    secrets: call.settings.token ? [call.settings.token] : [],
-  });
-  return new CommentDeliveryError(ALTFORGE_REVIEW_TARGET, reason, message);
-}
-
 /** True when the altforge refused the discussion's position (400: the line is not in the diff). */
 function isRefusedPosition(outcome: CliOutcome): boolean {
   return outcome.kind === 'exit' && /\b(?:400|422)\b/.test(outcome.stderr);
@@ -79,13 +48,17 @@ function mergeRequestPath({ path, iid }: AltforgeMergeRequest): string {
 }
 
 /** The payload's `object_attributes.diff_refs`, else the merge request's, asked of the altforge. */
-async function diffRefs(request: DeliverRequest, call: AltforgeApiCall): Promise<DiffRefs> {
+async function diffRefs(
+  request: DeliverRequest,
+  glab: CliApiContext,
+  mergeRequest: AltforgeMergeRequest,
+): Promise<DiffRefs> {
   const fromPayload = diffRefsSchema.safeParse(
     payloadValue(request.delivery.payload, 'object_attributes.diff_refs'),
   );
   if (fromPayload.success) return fromPayload.data;
-  const outcome = await glabApi(call, [mergeRequestPath(call.mergeRequest)]);
-  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  const outcome = await runCliApi(glab, [mergeRequestPath(mergeRequest)]);
+  if (outcome.kind !== 'ok') throw cliApiError(glab, outcome);
   let json: unknown;
   try {
     json = JSON.parse(outcome.stdout);
@@ -97,7 +70,7 @@ async function diffRefs(request: DeliverRequest, call: AltforgeApiCall): Promise
     throw new CommentDeliveryError(
       ALTFORGE_REVIEW_TARGET,
       'cli-failed',
-      `glab api ${mergeRequestPath(call.mergeRequest)} answered no diff_refs (base_sha, start_sha, head_sha) to place line comments with`,
+      `glab api ${mergeRequestPath(mergeRequest)} answered no diff_refs (base_sha, start_sha, head_sha) to place line comments with`,
     );
   }
   return parsed.data.diff_refs;
@@ -125,10 +98,19 @@ export async function deliverAltforgeReview(
     request.delivery.payload,
     ALTFORGE_REVIEW_TARGET,
   );
-  const call: AltforgeApiCall = { settings, mergeRequest, signal: request.signal };
+  const glab: CliApiContext = {
+    profile: API_PROFILE,
+    cli: settings.cli,
+    env: altforgeEnv(settings),
+    host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
+    timeoutS: settings.timeout_s,
+    subject: `a review of merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
+    secrets: settings.token ? [settings.token] : [],
+    signal: request.signal,
+  };
   const moved: LineComment[] = [];
   if (request.lineComments.length > 0) {
-    const refs = await diffRefs(request, call);
+    const refs = await diffRefs(request, glab, mergeRequest);
     for (const comment of request.lineComments) {
       const discussion = {
         body: markedLineCommentBody(comment, request.delivery.deliveryId),
@@ -139,8 +121,8 @@ export async function deliverAltforgeReview(
           new_line: comment.line,
         },
       };
-      const outcome = await glabApi(
-        call,
+      const outcome = await runCliApi(
+        glab,
         [
           '--method',
           'POST',
@@ -153,7 +135,7 @@ export async function deliverAltforgeReview(
         JSON.stringify(discussion),
       );
       if (isRefusedPosition(outcome)) moved.push(comment);
-      else if (outcome.kind !== 'ok') throw failure(call, outcome);
+      else if (outcome.kind !== 'ok') throw cliApiError(glab, outcome);
     }
   }
   const bodies = commentBodies(

@@ -7,9 +7,8 @@
 import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { commentBodies } from './comment-bodies.js';
-import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
-import { describeCliFailure } from './failure.js';
+import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import { FORGE_COMMENT_LIMIT, FORGE_PROFILE, forgeEnv, normalizeForgeHost } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
 import {
@@ -18,7 +17,7 @@ import {
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';
-import { runCli, type CliOutcome } from './run-cli.js';
+import type { CliOutcome } from './run-cli.js';
 import type { ForgeSettings } from './settings.js';
 import { FORGE_REVIEW_TARGET } from './target-names.js';
 
@@ -28,59 +27,23 @@ const API_PROFILE = { ...FORGE_PROFILE, target: FORGE_REVIEW_TARGET, action: 'ap
 /** `gh api … --jq '.[] | {filename, patch}'`: one JSON object per line (patch absent for binaries). */
 const changedFileSchema = z.object({ filename: z.string(), patch: z.string().nullish() });
 
-/** What one `gh api` call needs besides its arguments. */
-interface ForgeApiCall {
-  settings: ForgeSettings;
-  host: string;
-  pullRequest: ForgePullRequest;
-  signal: AbortSignal;
-}
-
-/** Runs `gh api <args>` with `input` on stdin. */
-function ghApi(call: ForgeApiCall, args: string[], input = ''): Promise<CliOutcome> {
-  return runCli({
-    cli: call.settings.cli,
-    args: ['api', ...args],
-    input,
-    env: forgeEnv(call.settings),
-    timeoutMs: call.settings.timeout_s * 1000,
-    signal: call.signal,
-  });
-}
-
-/** The error a failed call is, for the journal: what failed and what to do. */
-function failure(
-  call: ForgeApiCall,
-  outcome: Exclude<CliOutcome, { kind: 'ok' }>,
-  /** What had already been done, for the message. */
-  progress = '',
-): Error {
-  const { reason, message } = describeCliFailure(outcome, {
-    profile: API_PROFILE,
-    cli: call.settings.cli,
-    host: call.host,
-    timeoutS: call.settings.timeout_s,
-    subject: `a review of pull request #${call.pullRequest.prNumber} of ${call.pullRequest.repo}`,
-    secrets: call.settings.token ? [call.settings.token] : [],
-  });
-  return new CommentDeliveryError(FORGE_REVIEW_TARGET, reason, message + progress);
-}
-
 /** True when the forge refused the request as unprocessable (a review line outside the diff). */
 function isUnprocessable(outcome: CliOutcome): boolean {
   return outcome.kind === 'exit' && /\(HTTP 422\)/.test(outcome.stderr);
 }
 
 /** The new-file lines the pull request's diff shows, per path (`GET …/pulls/{n}/files`). */
-async function diffLines(call: ForgeApiCall): Promise<Map<string, Set<number>>> {
-  const { repo, prNumber } = call.pullRequest;
-  const outcome = await ghApi(call, [
+async function diffLines(
+  gh: CliApiContext,
+  { repo, prNumber }: ForgePullRequest,
+): Promise<Map<string, Set<number>>> {
+  const outcome = await runCliApi(gh, [
     '--paginate',
     `repos/${repo}/pulls/${prNumber}/files`,
     '--jq',
     '.[] | {filename, patch}',
   ]);
-  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  if (outcome.kind !== 'ok') throw cliApiError(gh, outcome);
   const lines = new Map<string, Set<number>>();
   for (const line of outcome.stdout.split('\n')) {
     if (line.trim() === '') continue;
@@ -110,10 +73,14 @@ export async function deliverForgeReview(
 ): Promise<ReviewOutcome> {
   const payload = request.delivery.payload;
   const pullRequest = resolveForgePullRequest(request.extra, payload, FORGE_REVIEW_TARGET);
-  const call: ForgeApiCall = {
-    settings,
+  const gh: CliApiContext = {
+    profile: API_PROFILE,
+    cli: settings.cli,
+    env: forgeEnv(settings),
     host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
-    pullRequest,
+    timeoutS: settings.timeout_s,
+    subject: `a review of pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
+    secrets: settings.token ? [settings.token] : [],
     signal: request.signal,
   };
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
@@ -144,8 +111,8 @@ export async function deliverForgeReview(
       })),
     };
     const { repo, prNumber } = pullRequest;
-    return ghApi(
-      call,
+    return runCliApi(
+      gh,
       ['--method', 'POST', `repos/${repo}/pulls/${prNumber}/reviews`, '--input', '-'],
       JSON.stringify(review),
     );
@@ -155,7 +122,7 @@ export async function deliverForgeReview(
   let outcome = await postReview(onLines);
   if (isUnprocessable(outcome) && onLines.length > 0) {
     // The forge does not say which line it refused: the diff does.
-    const { inDiff } = splitByDiff(comments, await diffLines(call));
+    const { inDiff } = splitByDiff(comments, await diffLines(gh, pullRequest));
     if (inDiff.length > 0 && inDiff.length < comments.length) {
       onLines = inDiff;
       outcome = await postReview(onLines);
@@ -165,19 +132,19 @@ export async function deliverForgeReview(
       outcome = await postReview(onLines);
     }
   }
-  if (outcome.kind !== 'ok') throw failure(call, outcome);
+  if (outcome.kind !== 'ok') throw cliApiError(gh, outcome);
   const rest = bodies(onLines).slice(1);
   // The rest of a summary too long for one review body, as pull request comments after it.
   for (const [index, body] of rest.entries()) {
     const { repo, prNumber } = pullRequest;
-    const posted = await ghApi(
-      call,
+    const posted = await runCliApi(
+      gh,
       ['--method', 'POST', `repos/${repo}/issues/${prNumber}/comments`, '--input', '-'],
       JSON.stringify({ body }),
     );
     if (posted.kind !== 'ok') {
       const progress = ` (the review was posted; comment ${index + 1} of ${rest.length} with the rest of its summary was not)`;
-      throw failure(call, posted, progress);
+      throw cliApiError(gh, posted, progress);
     }
   }
   const result = {
