@@ -41,6 +41,10 @@ function describeBadRow(table: string, row: unknown, error: z.ZodError): Error {
   const problems = error.issues.map(
     (issue) => `${issue.path.join('.') || '(row)'} ${issue.message}`,
   );
+  return damagedRow(table, key, problems);
+}
+
+function damagedRow(table: string, key: string, problems: readonly string[]): Error {
   return new Error(
     `the ${table} row "${key}" in the journal is damaged: ${problems.join('; ')}; ` +
       `delete that row or restore the file from a backup`,
@@ -148,80 +152,69 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
-/** A `deliveries` row as the core's `DeliveryRecord`. */
-export function deliveryFromRow(row: unknown): DeliveryRecord {
+/** Reads a `deliveries` row with `read`, then throws naming every problem `read` found. */
+function checkedDeliveriesRow<T>(
+  row: unknown,
+  read: (c: RowChecker, row: Record<string, unknown>) => T,
+): T {
   if (!isPlainObject(row)) {
-    throw new Error(
-      `the deliveries row "?" in the journal is damaged: (row) expected object, got ${typeOf(row)}; ` +
-        `delete that row or restore the file from a backup`,
-    );
+    throw damagedRow('deliveries', '?', [`(row) expected object, got ${typeOf(row)}`]);
   }
   const c = new RowChecker(row);
-  const record: DeliveryRecord = {
-    id: c.string('id'),
-    seq: c.number('seq', true),
-    route: c.string('route'),
-    event: c.string('event'),
-    action: c.nullableString('action'),
-    deliveryId: c.string('delivery_id'),
-    receivedAt: c.number('received_at'),
-    payload: c.jsonObject('payload'),
-    headers: c.jsonStringRecord('headers'),
-    orderKey: c.nullableString('order_key'),
-    maxAttempts: c.number('max_attempts', true),
-    status: c.status('status'),
-    attempts: c.number('attempts', true),
-    nextAttemptAt: c.number('next_attempt_at'),
-    prompt: c.nullableString('prompt'),
-    answer: c.nullableString('answer'),
-    lastError: c.nullableString('last_error'),
-    startedAt: c.nullableNumber('started_at'),
-    finishedAt: c.nullableNumber('finished_at'),
-    attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
-    agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
-  };
-  // Rows from before schema version 4 have no column; NULL is an INSECURE_NO_AUTH route.
-  const authScheme = row.auth_scheme === undefined ? null : c.nullableString('auth_scheme');
-  if (authScheme !== null) record.authScheme = authScheme;
-  // Rows from before schema version 5 have no column.
-  const supersededBy = row.superseded_by === undefined ? null : c.nullableString('superseded_by');
-  if (supersededBy !== null) record.supersededBy = supersededBy;
-  // Rows from before schema version 8 have no column; NULL is a run without line comments.
-  if (row.line_comments !== undefined && row.line_comments !== null)
-    record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
-  if (c.problems.length > 0) {
-    throw new Error(
-      `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +
-        `delete that row or restore the file from a backup`,
-    );
-  }
-  return record;
+  const result = read(c, row);
+  if (c.problems.length > 0) throw damagedRow('deliveries', String(row.id), c.problems);
+  return result;
+}
+
+/** A `deliveries` row as the core's `DeliveryRecord`. */
+export function deliveryFromRow(row: unknown): DeliveryRecord {
+  return checkedDeliveriesRow(row, (c, row) => {
+    const record: DeliveryRecord = {
+      id: c.string('id'),
+      seq: c.number('seq', true),
+      route: c.string('route'),
+      event: c.string('event'),
+      action: c.nullableString('action'),
+      deliveryId: c.string('delivery_id'),
+      receivedAt: c.number('received_at'),
+      payload: c.jsonObject('payload'),
+      headers: c.jsonStringRecord('headers'),
+      orderKey: c.nullableString('order_key'),
+      maxAttempts: c.number('max_attempts', true),
+      status: c.status('status'),
+      attempts: c.number('attempts', true),
+      nextAttemptAt: c.number('next_attempt_at'),
+      prompt: c.nullableString('prompt'),
+      answer: c.nullableString('answer'),
+      lastError: c.nullableString('last_error'),
+      startedAt: c.nullableNumber('started_at'),
+      finishedAt: c.nullableNumber('finished_at'),
+      attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
+      agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
+    };
+    // Rows from before schema version 4 have no column; NULL is an INSECURE_NO_AUTH route.
+    const authScheme = row.auth_scheme === undefined ? null : c.nullableString('auth_scheme');
+    if (authScheme !== null) record.authScheme = authScheme;
+    // Rows from before schema version 5 have no column.
+    const supersededBy = row.superseded_by === undefined ? null : c.nullableString('superseded_by');
+    if (supersededBy !== null) record.supersededBy = supersededBy;
+    // Rows from before schema version 8 have no column; NULL is a run without line comments.
+    if (row.line_comments !== undefined && row.line_comments !== null)
+      record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
+    return record;
+  });
 }
 
 /** The outline columns of a `deliveries` row, checked like a whole row. */
 export function outlineFromRow(row: unknown): DeliveryOutline {
-  if (!isPlainObject(row)) {
-    throw new Error(
-      `the deliveries row "?" in the journal is damaged: (row) expected object, got ${typeOf(row)}; ` +
-        `delete that row or restore the file from a backup`,
-    );
-  }
-  const c = new RowChecker(row);
-  const outline: DeliveryOutline = {
+  return checkedDeliveriesRow(row, (c, row): DeliveryOutline => ({
     id: c.string('id'),
     route: c.string('route'),
     status: c.status('status'),
     receivedAt: c.number('received_at'),
     attemptLog: c.jsonSchema('attempt_log', attemptLogSchema),
     agent: row.agent === null ? null : c.jsonSchema('agent', agentAccountingSchema),
-  };
-  if (c.problems.length > 0) {
-    throw new Error(
-      `the deliveries row "${String(row.id)}" in the journal is damaged: ${c.problems.join('; ')}; ` +
-        `delete that row or restore the file from a backup`,
-    );
-  }
-  return outline;
+  }));
 }
 
 /** A `subscriptions` row as the core's `Subscription`. */
