@@ -3,14 +3,13 @@
 // agent is a local chat-completions stand-in that reports usage, a daily budget of 2 runs, three
 // pull requests (the third refused over_budget), screenshotted in Debian's Chromium.
 // Run after `npm run build`: node docs/images/screenshot-deliveries.mjs
-import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startBuiltGateway } from './screenshot-gateway.mjs';
+import { postForgeDelivery, startBuiltGateway } from './screenshot-gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'screenshot-secret-0123456789';
@@ -80,15 +79,12 @@ for (const number of [7, 8, 9]) {
       html_url: `https://github.com/Codertocat/Hello-World/pull/${number}`,
     },
   });
-  await fetch(`${url}/webhooks/pr-review`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-forge-event': 'pull_request',
-      'x-forge-delivery': `screenshot-${number}`,
-      'x-forge-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-    },
+  await postForgeDelivery(url, {
+    route: 'pr-review',
+    event: 'pull_request',
+    deliveryId: `screenshot-${number}`,
     body,
+    secret: SECRET,
   });
   // One at a time, so the budget sees the runs before it.
   await new Promise((resolve) => setTimeout(resolve, 1500));

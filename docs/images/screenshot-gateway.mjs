@@ -1,6 +1,7 @@
 // What both screenshot scripts share: start this checkout's built CLI on a home and wait until
-// both its webhook listener and its admin listener (the dashboard) answer.
+// both its webhook listener and its admin listener (the dashboard) answer; send it signed deliveries.
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,4 +38,22 @@ export async function startBuiltGateway(home) {
     }, 100);
   });
   return { child, url, adminUrl };
+}
+
+/**
+ * POSTs `body` to a route as the forge sends it, signed with `secret`.
+ * @param {string} url the webhook listener
+ * @param {{ route: string, event: string, deliveryId: string, body: string, secret: string }} delivery
+ */
+export function postForgeDelivery(url, { route, event, deliveryId, body, secret }) {
+  return fetch(`${url}/webhooks/${route}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forge-event': event,
+      'x-forge-delivery': deliveryId,
+      'x-forge-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    },
+    body,
+  });
 }

@@ -4,7 +4,6 @@
 // pictures only change when the dashboard does), starts the built CLI on it, sends a few
 // requests it ignores, and screenshots the overview page in Debian's Chromium.
 // Run after `npm run build`: node docs/images/screenshot-overview.mjs
-import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 // By path, as the CLI is started by path: the built store of this checkout.
 import { openSqliteStore } from '../../packages/store-sqlite/dist/index.js';
-import { startBuiltGateway } from './screenshot-gateway.mjs';
+import { postForgeDelivery, startBuiltGateway } from './screenshot-gateway.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECRET = 'screenshot-secret-0123456789';
@@ -175,15 +174,12 @@ try {
   // Events the routes do not take: answered `ignored`, counted by the running gateway only.
   for (let n = 0; n < 3; n++) {
     const body = JSON.stringify({ action: 'closed', number: n });
-    await fetch(`${url}/webhooks/pr-review`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-forge-event': 'pull_request_review',
-        'x-forge-delivery': `ignored-${n}`,
-        'x-forge-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-      },
+    await postForgeDelivery(url, {
+      route: 'pr-review',
+      event: 'pull_request_review',
+      deliveryId: `ignored-${n}`,
       body,
+      secret: SECRET,
     });
   }
 
