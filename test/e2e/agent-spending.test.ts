@@ -5,7 +5,6 @@
  * list` and `show` report. The model is a fake chat-completions server that reports usage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord } from '@webhook-gateway/core';
 import {
   answer,
   callTools,
@@ -14,7 +13,7 @@ import {
   type FakeOpenAI,
 } from '../../packages/agent/src/test-support/fake-openai.js';
 import { cleanupHomes, runCli, startGateway, type StartedGateway } from '../support/gateway.js';
-import { listDeliveries, readJournal, showDelivery } from '../support/journal-read.js';
+import { finishedRow, listDeliveries, showDelivery } from '../support/journal-read.js';
 import { fixture, sendForge } from '../support/requests.js';
 
 const SECRET = 'spending-secret-0123456789abcdef';
@@ -63,17 +62,6 @@ const usage = (prompt: number, completion: number) => ({
 
 const echo = { arguments: { command: 'echo reading the diff' } };
 
-/** The finished journal row of a delivery id (polling the SQLite file). */
-async function finishedRow(deliveryId: string): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const row = (await readJournal(gateway.home)).find((r) => r.deliveryId === deliveryId);
-    if (row && row.status !== 'queued' && row.status !== 'running') return row;
-    if (Date.now() > deadline) throw new Error(`${deliveryId} not finished: ${row?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function sendPullRequest(deliveryId: string): Promise<void> {
   const sent = await sendForge(gateway.url, 'reviews', {
     body: fixture('forge/pull_request_opened.json'),
@@ -95,7 +83,7 @@ describe('agent.max_tokens_per_delivery', () => {
       callTools([echo], usage(350, 50)),
     );
     await sendPullRequest('spend-over-budget');
-    const row = await finishedRow('spend-over-budget');
+    const row = await finishedRow(gateway.home, 'spend-over-budget');
     expect(row.status).toBe('failed');
     expect(row.attempts).toBe(2);
     expect(row.lastError).toBe(
@@ -123,7 +111,7 @@ describe('agent.max_tokens_per_delivery', () => {
   it('prices a delivery within the budget, as list and show report it', async () => {
     chat.script(answer('Looks fine.', usage(200, 40)));
     await sendPullRequest('spend-priced');
-    const row = await finishedRow('spend-priced');
+    const row = await finishedRow(gateway.home, 'spend-priced');
     expect(row.status).toBe('delivered');
     expect(row.agent?.cost).toEqual({ amount: 0.0012, currency: 'USD' });
 

@@ -6,7 +6,6 @@
  * should.
  */
 import path from 'node:path';
-import type { DeliveryRecord } from '@webhook-gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answer,
@@ -26,7 +25,7 @@ import {
   waitFor,
   type StartedGateway,
 } from '../support/gateway.js';
-import { listDeliveries, readJournal } from '../support/journal-read.js';
+import { finishedRow, listDeliveries } from '../support/journal-read.js';
 import { fixture, sendForge, type Sent } from '../support/requests.js';
 
 const SECRET = 'drill-secret-0123456789abcdef';
@@ -144,17 +143,6 @@ function describeAnswer(sent: Sent): string {
   return `${sent.status} ${String(sent.body.status)}${reason}`;
 }
 
-/** The finished journal row of a delivery id (polling the SQLite file). */
-async function finishedRow(deliveryId: string): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const row = (await readJournal(gateway.home)).find((r) => r.deliveryId === deliveryId);
-    if (row && row.status !== 'queued' && row.status !== 'running') return row;
-    if (Date.now() > deadline) throw new Error(`${deliveryId} not finished: ${row?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('attack drill on the recommended public-repository routes', () => {
   it('runs nothing for a pull request from an author_association NONE author', async () => {
     const before = chat.requests.length;
@@ -185,7 +173,7 @@ describe('attack drill on the recommended public-repository routes', () => {
       deliveryId: 'drill-reader-review',
     });
     expect(sent.status).toBe(202);
-    const row = await finishedRow('drill-reader-review');
+    const row = await finishedRow(gateway.home, 'drill-reader-review');
     expect(row.status).toBe('denied');
     expect(row.agent).toBeNull();
     expect(chat.requests.length).toBe(before);
@@ -251,7 +239,7 @@ describe('attack drill on the recommended public-repository routes', () => {
       deliveryId: 'drill-steered',
     });
     expect(sent.status).toBe(202);
-    const row = await finishedRow('drill-steered');
+    const row = await finishedRow(gateway.home, 'drill-steered');
     expect(row.status).toBe('delivered');
     const calls = row.agent?.toolCalls ?? [];
     expect(calls).toHaveLength(1);
@@ -277,7 +265,7 @@ describe('attack drill on the recommended public-repository routes', () => {
       deliveryId: 'drill-over-budget',
     });
     expect(sent.status).toBe(202);
-    const row = await finishedRow('drill-over-budget');
+    const row = await finishedRow(gateway.home, 'drill-over-budget');
     expect(row.status).toBe('over_budget');
     expect(row.lastError).toContain('budget.runs_per_day: 1');
     expect(chat.requests.length).toBe(before);

@@ -72,3 +72,14 @@ export async function readJournal(home: string): Promise<DeliveryRecord[]> {
     await store.close();
   }
 }
+
+/** The journal row of `deliveryId` once it has finished (polls the SQLite file for up to 30 s). */
+export async function finishedRow(home: string, deliveryId: string): Promise<DeliveryRecord> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const row = (await readJournal(home)).find((r) => r.deliveryId === deliveryId);
+    if (row && row.status !== 'queued' && row.status !== 'running') return row;
+    if (Date.now() > deadline) throw new Error(`${deliveryId} not finished: ${row?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
