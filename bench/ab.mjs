@@ -27,16 +27,16 @@ import {
   startServer,
 } from './lib/proc.mjs';
 import { runWrk } from './lib/wrk.mjs';
+import { namedSpecs, numberOption } from './lib/args.mjs';
 import { median } from './scenarios/throughput.mjs';
 
 const args = process.argv.slice(2);
 /** @param {string} name @param {number} fallback */
-const option = (name, fallback) =>
-  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const option = (name, fallback) => numberOption(args, name, fallback);
 const rounds = option('rounds', 5);
 const seconds = option('seconds', 5);
 const connections = option('connections', 32);
-const specs = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split(/=(.*)/s));
+const specs = namedSpecs(args);
 if (specs.length === 0) {
   process.stderr.write('usage: node bench/ab.mjs [--rounds=N] [--seconds=S] NAME=SPEC ...\n');
   process.exit(2);

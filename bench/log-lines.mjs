@@ -14,15 +14,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { namedSpecs, numberOption } from './lib/args.mjs';
 import { median } from './scenarios/throughput.mjs';
 
 const args = process.argv.slice(2);
 /** @param {string} name @param {number} fallback */
-const option = (name, fallback) =>
-  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const option = (name, fallback) => numberOption(args, name, fallback);
 const rounds = option('rounds', 5);
 const deliveries = option('deliveries', 20_000);
-const specs = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.split(/=(.*)/s));
+const specs = namedSpecs(args);
 if (specs.length === 0) {
   process.stderr.write('usage: node bench/log-lines.mjs [--rounds=N] NAME=CHECKOUT ...\n');
   process.exit(2);
