@@ -4,8 +4,8 @@
  * under a limit, verify the HMAC in constant time, parse the JSON — and answers 202.
  * Prints `Listening on 127.0.0.1:<port>` when ready.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import { validSignature } from '../lib/signature.mjs';
 
 const secret = process.env.BENCH_SECRET ?? '';
 const LIMIT = 1_048_576;
@@ -14,13 +14,6 @@ const LIMIT = 1_048_576;
 function send(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
-}
-
-/** @param {Buffer} body @param {string | string[] | undefined} header */
-function validSignature(body, header) {
-  if (typeof header !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(header)) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(header.slice(7), 'hex'));
 }
 
 const server = http.createServer((req, res) => {
@@ -40,7 +33,7 @@ const server = http.createServer((req, res) => {
   });
   req.on('end', () => {
     const body = Buffer.concat(chunks);
-    if (!validSignature(body, req.headers['x-hub-signature-256'])) {
+    if (!validSignature(secret, body, req.headers['x-hub-signature-256'])) {
       return send(res, 401, { error: 'Invalid signature' });
     }
     try {

@@ -9,33 +9,24 @@
  * Prints `Listening on 127.0.0.1:<port>` when ready; the journal goes to `JOURNAL_DIR` (a new
  * temporary folder by default), removed at exit.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { readWithRawBody, verifiedBody } from '../lib/koa-receive.mjs';
 
-// Koa, the router and the body reader as core depends on them; the store as the CLI runs it.
+// Koa and the router as core depends on them; the store as the CLI runs it.
 const requireFromCore = createRequire(new URL('../../packages/core/package.json', import.meta.url));
 const Koa = requireFromCore('koa');
 const Router = requireFromCore('@koa/router');
-const getRawBody = requireFromCore('raw-body');
 const { openSqliteStore } = await import('../../packages/store-sqlite/dist/index.js');
 
 const secret = process.env.BENCH_SECRET ?? '';
-const LIMIT = 1_048_576;
 const WINDOW_MS = 3_600_000;
 
 const dir = process.env.JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wg-floor-'));
 const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
-
-/** @param {Buffer} body @param {string} header */
-function validSignature(body, header) {
-  if (!/^sha256=[0-9a-f]{64}$/.test(header)) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(header.slice(7), 'hex'));
-}
 
 /** The journal writes of one `dry-run` attempt with the `log` target, as `runAttempt` makes them. */
 async function attempt(/** @type {string} */ id) {
@@ -50,23 +41,8 @@ async function attempt(/** @type {string} */ id) {
 
 /** @param {any} ctx */
 async function receive(ctx) {
-  const declared = ctx.get('content-length');
-  let body;
-  try {
-    body = await getRawBody(ctx.req, {
-      limit: LIMIT,
-      length: /^\d+$/.test(declared) ? Number(declared) : undefined,
-    });
-  } catch {
-    ctx.status = 413;
-    ctx.body = { error: 'Payload too large' };
-    return;
-  }
-  if (!validSignature(body, ctx.get('x-hub-signature-256'))) {
-    ctx.status = 401;
-    ctx.body = { error: 'Invalid signature' };
-    return;
-  }
+  const body = await verifiedBody(ctx, readWithRawBody, secret);
+  if (!body) return;
   const payloadJson = body.toString('utf8');
   let payload;
   try {

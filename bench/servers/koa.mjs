@@ -21,27 +21,18 @@
  *   registered (`router.register`, private in @koa/router's types) for every method but POST
  * Prints `Listening on 127.0.0.1:<port>` when ready.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { BODY_LIMIT as LIMIT, readWithRawBody, verifiedBody } from '../lib/koa-receive.mjs';
 
 // Koa and the router as core depends on them (the versions the gateway runs).
 const requireFromCore = createRequire(new URL('../../packages/core/package.json', import.meta.url));
 const Koa = requireFromCore('koa');
 const Router = requireFromCore('@koa/router');
-const getRawBody = requireFromCore('raw-body');
 
 const secret = process.env.BENCH_SECRET ?? '';
 const variant = process.env.KOA_VARIANT ?? 'reference';
-const LIMIT = 1_048_576;
 const ACCEPTED = JSON.stringify({ status: 'accepted' });
-
-/** @param {Buffer} body @param {string} header */
-function validSignature(body, header) {
-  if (!/^sha256=[0-9a-f]{64}$/.test(header)) return false;
-  const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(header.slice(7), 'hex'));
-}
 
 /** @param {import('node:http').IncomingMessage} req @returns {Promise<Buffer | undefined>} */
 async function forAwait(req) {
@@ -72,17 +63,6 @@ function dataEvents(req) {
   });
 }
 
-/** @param {import('node:http').IncomingMessage} req @returns {Promise<Buffer | undefined>} */
-async function rawBody(req) {
-  const declared = req.headers['content-length'];
-  const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
-  try {
-    return await getRawBody(req, { limit: LIMIT, length });
-  } catch {
-    return undefined;
-  }
-}
-
 const GATEWAY_VARIANTS = [
   'gateway-shape',
   'gateway-routes',
@@ -90,25 +70,16 @@ const GATEWAY_VARIANTS = [
   'gateway-routes-register',
 ];
 const readers = {
-  'raw-body': rawBody,
+  'raw-body': readWithRawBody,
   'data-events': dataEvents,
-  ...Object.fromEntries(GATEWAY_VARIANTS.map((name) => [name, rawBody])),
+  ...Object.fromEntries(GATEWAY_VARIANTS.map((name) => [name, readWithRawBody])),
 };
 const readBody = readers[/** @type {keyof typeof readers} */ (variant)] ?? forAwait;
 
 /** @param {any} ctx */
 async function receive(ctx) {
-  const body = await readBody(ctx.req);
-  if (!body) {
-    ctx.status = 413;
-    ctx.body = { error: 'Payload too large' };
-    return;
-  }
-  if (!validSignature(body, ctx.get('x-hub-signature-256'))) {
-    ctx.status = 401;
-    ctx.body = { error: 'Invalid signature' };
-    return;
-  }
+  const body = await verifiedBody(ctx, readBody, secret);
+  if (!body) return;
   try {
     JSON.parse(body.toString('utf8'));
   } catch {
