@@ -52,6 +52,8 @@ export interface FilterRequest {
   event: string;
   action: string | null;
   payload: JsonObject;
+  /** The request's headers (lower-case names), for filters on `headers.<name>`. */
+  headers: IncomingHttpHeaders;
 }
 
 /** Why a delivery is ignored: `events`, `actions`, `filters` or a plugin's own word. */

@@ -214,6 +214,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
       event,
       action,
       payload,
+      headers: ctx.req.headers,
     });
     if (ignored) {
       log.debug(

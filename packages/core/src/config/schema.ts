@@ -3,6 +3,7 @@
  * is reported with its path instead of being silently ignored.
  */
 import { z } from 'zod';
+import { routeFiltersSchema } from './filter-schema.js';
 
 /** The secret value that turns validation off for a route (loopback binds only). */
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -13,12 +14,6 @@ export function canonicalName(name: string, aliases: Readonly<Record<string, str
 }
 
 const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
-
-const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-
-/** What a filter accepts: a value, a list of values, or `{ not: … }` for everything else. */
-const allowedValuesSchema = z.union([scalarSchema, z.array(scalarSchema)]);
-const filterSchema = z.union([allowedValuesSchema, z.strictObject({ not: allowedValuesSchema })]);
 
 /** The forge roles a command route may ask of a commenter, weakest first. */
 export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
@@ -93,7 +88,8 @@ function routeSchemaOf(slices: ConfigSlices) {
     description: z.string().optional(),
     events: z.array(z.string().min(1)).default([]),
     actions: z.array(z.string().min(1)).default([]),
-    filters: z.record(z.string().min(1), filterSchema).default({}),
+    /** The map form, or Hermes' spec form (`config/filter-schema.ts`). */
+    filters: routeFiltersSchema,
     /** Comment commands (`/review`, `@review-bot`): only comments naming one can run. */
     commands: z
       .array(z.string().regex(/^\S+$/, 'a command is one word without spaces, as "/review"'))
