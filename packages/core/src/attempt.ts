@@ -6,17 +6,18 @@
 import { addAccounting } from './agent-accounting.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
-import { agentForRoute, type RouteConfig } from './config/schema.js';
+import { NO_RUNNER, routeAgent, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
   headShaOf,
+  isSilentAnswer,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
   type RefusedStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
+import type { GatewayHooks, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { RunDelivery } from './queue.js';
 import type { RouteResolver } from './routes.js';
@@ -42,6 +43,8 @@ export interface AttemptDeps {
 
 export type AttemptOutcome =
   | { status: 'delivered'; record: DeliveryRecord }
+  /** The answer was exactly `[SILENT]`: nothing sent, final. */
+  | { status: 'silent'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
   /** Refused before the agent ran (the commenter's permission, a budget): final, no tokens. */
@@ -150,7 +153,7 @@ export async function runAttempt(
         retryable: false,
       });
     target = routeConfig.deliver;
-    const agent = agentForRoute(config.agent, routeConfig.agent);
+    const agent = routeAgent(config.agent, routeConfig);
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
@@ -181,41 +184,46 @@ export async function runAttempt(
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, record.payload, gateway)
         : renderDefaultPrompt(record.route, record.event, record.payload);
-      const prompt = await hooks.render.promise(base, {
-        delivery: record,
-        routeConfig,
-        agent,
-        home: deps.home,
-        log,
-      });
-      savePrompt({ prompt });
-      const runner = hooks.run.get(agent.runner);
-      if (!runner?.isUsed()) {
-        throw Object.assign(
-          new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
-          { retryable: false },
-        );
-      }
-      log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
-      const runStarted = Date.now();
-      const result = await withTimeout(
-        runner.promise({
-          prompt,
+      // The route's runner on the rendered, framed prompt, within agent.timeout_s.
+      const runAgent = async (): Promise<RunResult | undefined> => {
+        const prompt = await hooks.render.promise(base, {
           delivery: record,
           routeConfig,
           agent,
           home: deps.home,
           log,
-          signal,
-          reportAccounting: (accounting) => {
-            if (!spentAdded) spent = accounting;
-          },
-        }),
-        agent.timeout_s * 1000,
-        `agent run (${agent.runner})`,
-        timeout,
-      );
-      runMs = Date.now() - runStarted;
+        });
+        savePrompt({ prompt });
+        const runner = hooks.run.get(agent.runner);
+        if (!runner?.isUsed()) {
+          throw Object.assign(
+            new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
+            { retryable: false },
+          );
+        }
+        log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
+        const runStarted = Date.now();
+        const ran = await withTimeout(
+          runner.promise({
+            prompt,
+            delivery: record,
+            routeConfig,
+            agent,
+            home: deps.home,
+            log,
+            signal,
+            reportAccounting: (accounting) => {
+              if (!spentAdded) spent = accounting;
+            },
+          }),
+          agent.timeout_s * 1000,
+          `agent run (${agent.runner})`,
+          timeout,
+        );
+        runMs = Date.now() - runStarted;
+        return ran;
+      };
+      const result = agent.runner === NO_RUNNER ? notifyOnly(base, savePrompt) : await runAgent();
       if (!result) {
         throw Object.assign(new Error(`agent runner "${agent.runner}" gave no answer`), {
           retryable: false,
@@ -233,6 +241,22 @@ export async function runAttempt(
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
       await store.saveProgress(record.id, produced);
+    }
+    if (isSilentAnswer(answer) && lineComments.length === 0) {
+      // The agent chose to say nothing: the delivery ends well, and no target is called.
+      await store.markDelivered(record.id, Date.now(), 'silent');
+      await Promise.all(saves);
+      const silent: DeliveryRecord = { ...record, status: 'silent' };
+      log.info({ attempt: record.attempts }, 'silent: the answer was [SILENT]; nothing sent');
+      hooks.attemptFinished.call({
+        record: silent,
+        target,
+        status: 'silent',
+        durationMs: Date.now() - startedAt,
+        runMs,
+        spent,
+      });
+      return { status: 'silent', record: silent };
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {
@@ -316,6 +340,12 @@ export async function runAttempt(
   } finally {
     interrupt.removeEventListener('abort', forwardInterrupt);
   }
+}
+
+/** A notify-only route's answer (`runner: none`): the rendered template itself, no model. */
+function notifyOnly(prompt: string, savePrompt: (progress: { prompt: string }) => void): RunResult {
+  savePrompt({ prompt });
+  return { answer: prompt };
 }
 
 const PREVIOUS_HEAD_SHA = '{_gateway.previous_head_sha}';

@@ -156,6 +156,8 @@ export type RequestOutcome =
   | 'bad_request'
   | 'unsupported_type'
   | 'unknown_route'
+  /** A route with `enabled: false` (403). */
+  | 'disabled'
   | 'error';
 
 /** How one attempt at a delivery ended. */
@@ -163,7 +165,7 @@ export interface AttemptEvent {
   record: DeliveryRecord;
   /** The route's target, or null when the route was gone before one was known. */
   target: string | null;
-  status: 'delivered' | 'retry' | 'failed' | RefusedStatus;
+  status: 'delivered' | 'silent' | 'retry' | 'failed' | RefusedStatus;
   error?: string;
   durationMs: number;
   /** How long the agent ran, when it ran in this attempt and answered. */

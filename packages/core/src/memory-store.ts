@@ -7,6 +7,7 @@ import {
   type DeliveryRecord,
   type NewDelivery,
   type RefusedStatus,
+  type DeliveredStatus,
 } from './delivery.js';
 import type {
   AcceptResult,
@@ -169,11 +170,15 @@ export class MemoryStore implements Store {
     }
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
-      record.status = 'delivered';
+      record.status = status;
       record.finishedAt = now;
       this.closeAttempt(record, now, null);
     }

@@ -19,6 +19,7 @@ export {
   routeSchema,
   configJsonSchema,
   canonicalName,
+  NO_RUNNER,
   type ConfigSlices,
   type PluginEntry,
   type StoreConfig,

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import { INSECURE_NO_AUTH, NO_RUNNER, type GatewayConfig } from './config/schema.js';
 import { inFilePaths } from './filter-verdict.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { ConfigProblem } from './errors.js';
@@ -117,12 +117,15 @@ export function runnerProblems(
     const runner = route.agent?.runner;
     if (runner !== undefined) named.push({ runner, path: `${ROUTES}.${name}.agent.runner` });
   }
-  return named
-    .filter(({ runner }) => !hooks.run.get(runner)?.isUsed())
-    .map(({ runner, path }) => ({
-      path,
-      message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
-    }));
+  return (
+    named
+      // `none` is core's own: no runner runs.
+      .filter(({ runner }) => runner !== NO_RUNNER && !hooks.run.get(runner)?.isUsed())
+      .map(({ runner, path }) => ({
+        path,
+        message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
+      }))
+  );
 }
 
 /**

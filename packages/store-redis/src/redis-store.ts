@@ -13,6 +13,7 @@ import {
   type DeliveryRecord,
   type NewDelivery,
   type RefusedStatus,
+  type DeliveredStatus,
   type QueueContext,
   type Store,
   type Subscription,
@@ -323,9 +324,13 @@ export class RedisStore implements Store, QueueJournal {
     await this.change(id, (head) => retryChange(head, error, now, nextAttemptAt));
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => deliveredChange(head, now));
+    await this.change(id, (head) => deliveredChange(head, now, status));
   }
 
   async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {

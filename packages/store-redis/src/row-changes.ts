@@ -5,6 +5,7 @@
  */
 import {
   type AttemptRecord,
+  type DeliveredStatus,
   type DeliveryStatus,
   type RefusedStatus,
   closeAttempt,
@@ -83,9 +84,14 @@ export function retryChange(
   };
 }
 
-export function deliveredChange(head: RowHead, now: number): RowChange {
+/** Ran well: `delivered`, or `silent` (an answer of `[SILENT]`, not sent). */
+export function deliveredChange(
+  head: RowHead,
+  now: number,
+  status: DeliveredStatus = 'delivered',
+): RowChange {
   return {
-    status: 'delivered',
+    status,
     set: { finishedAt: String(now), attemptLog: log(closeAttempt(head.attemptLog, now, null)) },
     finishedAt: String(now),
     leaveLine: head.orderKey !== null,

@@ -262,6 +262,20 @@ const leanIndexes: Migration = (db) => {
   `);
 };
 
+/** `silent`: an answer of exactly `[SILENT]`, not delivered. */
+const silentStatus: Migration = (db) => {
+  allowStatuses(db, [
+    'queued',
+    'running',
+    'delivered',
+    'failed',
+    'superseded',
+    'denied',
+    'over_budget',
+    'silent',
+  ]);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -273,6 +287,7 @@ export const migrations: readonly Migration[] = [
   refusedStatuses,
   lineComments,
   leanIndexes,
+  silentStatus,
 ];
 
 /** The schema version this code writes. */

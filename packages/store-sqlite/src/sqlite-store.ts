@@ -12,6 +12,7 @@ import {
   type DeliveryRecord,
   type NewDelivery,
   type RefusedStatus,
+  type DeliveredStatus,
   type Store,
   type Subscription,
   journalJson,
@@ -246,9 +247,15 @@ export class SqliteStore implements Store {
     await this.batched(id, () => this.statements.markRetry.run(params));
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
-    await this.batched(id, () => this.statements.markDelivered.run({ id, now, error: null }));
+    await this.batched(id, () =>
+      this.statements.markDelivered.run({ id, now, status, error: null }),
+    );
   }
 
   async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {

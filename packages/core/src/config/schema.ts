@@ -18,6 +18,9 @@ const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(
 /** The forge roles a command route may ask of a commenter, weakest first. */
 export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
+/** The runner of notify-only routes: the rendered template is the answer, and no model runs. */
+export const NO_RUNNER = 'none';
+
 /** The agent keys core reads itself: which runner runs, and how long a run may take. */
 const coreAgentShape = {
   runner: z.string().min(1).default('dry-run'),
@@ -86,6 +89,8 @@ function routeSchemaOf(slices: ConfigSlices) {
       .min(1, 'list at least one scheme, or leave schemes out')
       .optional(),
     description: z.string().optional(),
+    /** `false`: the route answers 403 `Route disabled: <name>` to every request (Hermes' switch). */
+    enabled: z.boolean().optional(),
     events: z.array(z.string().min(1)).default([]),
     actions: z.array(z.string().min(1)).default([]),
     /** The map form, or Hermes' spec form (`config/filter-schema.ts`). */
@@ -106,6 +111,8 @@ function routeSchemaOf(slices: ConfigSlices) {
     /** The role a commenter needs on a command route (default `write`). */
     command_permission: z.enum(COMMAND_PERMISSIONS).optional(),
     prompt: z.string().optional(),
+    /** Hermes' name for `agent: { runner: none }`: deliver the rendered template, run no model. */
+    deliver_only: z.boolean().optional(),
     skills: z.array(z.string().min(1)).default([]),
     deliver: z
       .string()
@@ -283,6 +290,17 @@ export function agentForRoute(
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The agent a route runs with: `agentForRoute`, with `deliver_only: true` meaning runner `none`. */
+export function routeAgent(
+  agent: AgentConfig,
+  route: Pick<RouteConfig, 'agent' | 'deliver_only'>,
+): AgentConfig {
+  return agentForRoute(
+    agent,
+    route.deliver_only ? { ...route.agent, runner: NO_RUNNER } : route.agent,
+  );
 }
 
 /** The JSON Schema of the config file with the plugins' parts, for editors and `config schema`. */
