@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAttempt } from './attempt.js';
+import { attemptDelivery } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import { createHooks, type AttemptEvent, type RunRequest, type RunResult } from './hooks.js';
@@ -41,7 +41,8 @@ async function setup(
   const store = new MemoryStore();
   const deps = attemptDeps(store, hooks, config);
   const id = await acceptOne(store, 'review');
-  const attempt = (interrupt = new AbortController().signal) => runAttempt(deps, id, interrupt);
+  const attempt = (interrupt = new AbortController().signal) =>
+    attemptDelivery(deps, id, interrupt);
   return { store, events, attempt, id };
 }
 

@@ -97,8 +97,8 @@ export type {
   DeliveryQueue,
   QueueContext,
   QueueLimits,
-  RunDelivery,
-  RunOutcome,
+  Attempt,
+  AttemptOutcome,
   GatewayRole,
 } from './queue.js';
 export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';

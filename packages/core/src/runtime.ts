@@ -52,7 +52,7 @@ export { createLogger, maskSecret, type GatewayLogger, type LogLevel } from './l
 export { subscriptionToRoute } from './routes.js';
 
 // The pieces a shared queue runs with: one attempt, the live config, the limits, the routes.
-export { createRunDelivery, type AttemptDeps } from './attempt.js';
+export { createAttempt, type AttemptDeps } from './attempt.js';
 export { liveConfig, type LiveConfig } from './config/live.js';
 export { queueLimits } from './queue.js';
 export { createRouteResolver, type RouteResolver } from './routes.js';

@@ -9,7 +9,7 @@ import {
 import {
   corePlugin,
   createRouteResolver,
-  createRunDelivery,
+  createAttempt,
   liveConfig,
   queueLimits,
 } from '@webhook-gateway/core/runtime';
@@ -47,7 +47,7 @@ function queueOn(
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: await run(request) }));
   const live = liveConfig(config);
-  const runDelivery = createRunDelivery({
+  const attempt = createAttempt({
     store,
     hooks,
     config: live,
@@ -57,7 +57,7 @@ function queueOn(
     random: () => 1,
   });
   const queue = store.createQueue({
-    run: runDelivery,
+    attempt,
     limits: () => queueLimits(config),
     log: silentLogger(),
     role,
