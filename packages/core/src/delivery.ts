@@ -33,7 +33,7 @@ export interface NewDelivery {
   event: string;
   /** The payload's `action` (forge) or `object_attributes.action` (altforge), when present. */
   action: string | null;
-  /** The sender's delivery id (headers of DESIGN §4.3), unique per route within the window. */
+  /** The sender's delivery id (`docs/contract.md#headers`), unique per route within the window. */
   deliveryId: string;
   receivedAt: number;
   payload: JsonObject;

@@ -85,7 +85,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const problems = startupProblems(options.config, hooks, plugins);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  // 5. receiver: the checks of DESIGN §4.2, then journal and hand over to the queue
+  // 5. receiver: the checks of `docs/contract.md#the-order-of-checks`, then journal and hand
+  // over to the queue
   const rateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
   const receiver = createReceiver({
     hooks,

@@ -1,5 +1,6 @@
 /**
- * The Koa receiver: the checks of DESIGN §4.2 in their order, each with its status and body.
+ * The Koa receiver: the checks of `docs/contract.md#the-order-of-checks` in their order, each with
+ * its status and body.
  * Nothing slow runs here: an accepted delivery is journaled and handed to the worker pool.
  */
 import Router from '@koa/router';

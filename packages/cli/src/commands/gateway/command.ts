@@ -21,7 +21,7 @@ interface GatewayCommandOptions extends HomeOptions {
   role: GatewayRole;
 }
 
-/** The line operators and scripts wait for (DESIGN §9). */
+/** The line operators and scripts wait for (`docs/contract.md#the-command-line`). */
 export function listeningLine(host: string, port: number, routes: string[]): string {
   return `[webhook] Listening on ${host}:${port} — routes: ${routes.length > 0 ? routes.join(', ') : '(none)'}`;
 }
