@@ -92,9 +92,9 @@ const forgeCommentPlugin = definePlugin({
       );
     hooks.deliver
       .for(FORGE_REVIEW_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverForgeReview(request, settings(request.config).forge),
-      );
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        await deliverForgeReview(request, settings(request.config).forge);
+      });
     hooks.deliver
       .for(ALTFORGE_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
@@ -102,9 +102,9 @@ const forgeCommentPlugin = definePlugin({
       );
     hooks.deliver
       .for(ALTFORGE_REVIEW_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverAltforgeReview(request, settings(request.config).altforge),
-      );
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        await deliverAltforgeReview(request, settings(request.config).altforge);
+      });
 
     return {
       async start() {
