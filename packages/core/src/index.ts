@@ -124,13 +124,15 @@ export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './te
 // Which pull or merge request a payload is about, for each sender the gateway accepts.
 export { pullRequestOf, type PullRequest } from './pull-request.js';
 
-// Comments: the loop guard's marker, who wrote a comment, the route command it names.
+// Comments: the loop guard (its marker, `isOwnComment`), who wrote a comment, the command it names.
 export {
   GATEWAY_MARKER,
   gatewayMarker,
   isCommentEvent,
   isCommandEvent,
   commentAuthor,
+  isOwnComment,
+  type OwnAccounts,
   commentBody,
   deliveryCommand,
   findCommand,
