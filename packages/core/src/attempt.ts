@@ -9,7 +9,6 @@ import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
-  headShaOf,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
@@ -18,6 +17,7 @@ import {
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
+import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
 import type { RouteResolver } from './routes.js';
 import type { Store } from './store.js';
@@ -336,7 +336,7 @@ function usesPreviousHeadSha(routeConfig: RouteConfig): boolean {
 async function previousHeadSha(store: Store, record: DeliveryRecord): Promise<string> {
   if (record.orderKey === null) return '';
   const previous = await store.lastDelivered(record.orderKey, record.id);
-  return previous ? (headShaOf(previous.payload) ?? '') : '';
+  return previous ? (pullRequestOf(previous.payload, previous.authScheme)?.headSha ?? '') : '';
 }
 
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */

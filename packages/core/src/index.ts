@@ -106,7 +106,7 @@ export type {
 export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
 
 // What every store implementation shares: a new row, its attempt log, the schemas of its columns.
-export { queuedRecord, journalJson, isSupersedable, headShaOf } from './delivery.js';
+export { queuedRecord, journalJson, isSupersedable } from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
 export {
   jsonTextSchema,
@@ -123,13 +123,18 @@ export { silentLogger, type Logger } from './logger.js';
 // Payload lookups targets use, and the rendering that makes a `DeliverRequest`'s `extra`.
 export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './template.js';
 
-// Comments: the loop guard's marker, who wrote a comment, the route command it names.
+// Which pull or merge request a payload is about, for each sender the gateway accepts.
+export { pullRequestOf, type PullRequest } from './pull-request.js';
+
+// Comments: the loop guard (its marker, `isOwnComment`), who wrote a comment, the command it names.
 export {
   GATEWAY_MARKER,
   gatewayMarker,
   isCommentEvent,
   isCommandEvent,
   commentAuthor,
+  isOwnComment,
+  type OwnAccounts,
   commentBody,
   deliveryCommand,
   findCommand,

@@ -245,7 +245,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
           payloadJson,
           headers: keptHeaders(ctx.req.headers),
           ...(verdict ? { authScheme: verdict.scheme } : {}),
-          orderKey: orderKeyOf(name, payload),
+          orderKey: orderKeyOf(name, payload, verdict?.scheme),
           maxAttempts: route.max_attempts ?? settings.max_attempts,
           ...(route.supersede ? { supersede: true } : {}),
         },
