@@ -1,4 +1,5 @@
-import { createHooks, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { parseConfig, silentLogger } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it, vi } from 'vitest';
 import agentPlugin from './index.js';
 import { localTerminalWarning, openAISetupProblems } from './setup-checks.js';

@@ -1,7 +1,7 @@
 /**
  * @webhook-gateway/core: the plugin author's API (plugins, hooks, the config they read, the store
- * contract). Running a gateway is `@webhook-gateway/core/runtime`; test helpers are
- * `@webhook-gateway/core/testing`.
+ * contract). Running a gateway is `@webhook-gateway/core/runtime`; what store implementations share
+ * is `@webhook-gateway/core/store-kit`; test helpers are `@webhook-gateway/core/testing`.
  */
 
 // Declaring a plugin and what its `setup` receives.
@@ -23,7 +23,6 @@ export { lazyTap } from './lazy-tap.js';
 
 // The hooks a plugin taps, with each hook's request and verdict.
 export {
-  createHooks,
   type GatewayHooks,
   type AuthRequest,
   type AuthVerdict,
@@ -78,14 +77,10 @@ export type {
   LineComment,
 } from './delivery.js';
 
-export {
-  DELIVERY_STATUSES,
-  REFUSED_STATUSES,
-  isFinishedStatus,
-  answerWithLineComments,
-} from './delivery.js';
+export { DELIVERY_STATUSES, isFinishedStatus, answerWithLineComments } from './delivery.js';
 
-// The contract a store meets, with the shared queue and rate limiter it may bring.
+// The contract a store meets. What implementing one takes beyond it (a new row, the row schemas,
+// the shared queue and rate limiter) is `@webhook-gateway/core/store-kit`.
 export type {
   Store,
   AcceptResult,
@@ -95,27 +90,9 @@ export type {
   DeliveryProgress,
   Subscription,
 } from './store.js';
-export type {
-  DeliveryQueue,
-  QueueContext,
-  QueueLimits,
-  Attempt,
-  AttemptOutcome,
-  GatewayRole,
-} from './queue.js';
-export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
 
-// What every store implementation shares: a new row, its attempt log, the schemas of its columns.
-export { queuedRecord, journalJson, isSupersedable } from './delivery.js';
-export { startAttempt, closeAttempt } from './attempt-log.js';
-export {
-  jsonTextSchema,
-  deliveryStatusSchema,
-  attemptLogSchema,
-  agentAccountingSchema,
-  lineCommentSchema,
-  lineCommentsSchema,
-} from './delivery-schema.js';
+// The shape of an agent's line comment (runners check what the agent wrote against it).
+export { lineCommentSchema } from './delivery-schema.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';
@@ -126,7 +103,7 @@ export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './te
 // Which pull or merge request a payload is about, for each sender the gateway accepts.
 export { pullRequestOf, type PullRequest } from './pull-request.js';
 
-// Comments: the loop guard (its marker, `isOwnComment`), who wrote a comment, the command it names.
+// Comments: the loop guard (its marker, `isOwnComment`), who wrote a comment.
 export {
   GATEWAY_MARKER,
   gatewayMarker,
@@ -135,10 +112,6 @@ export {
   commentAuthor,
   isOwnComment,
   type OwnAccounts,
-  commentBody,
-  deliveryCommand,
-  findCommand,
-  type CommentCommand,
 } from './comment-events.js';
 
 // Header names and helpers of the auth schemes.
@@ -148,7 +121,6 @@ export {
   firstHeader,
   headerBytes,
 } from './headers.js';
-export { type SchemeVerdict } from './auth-schemes.js';
 export {
   bodyHmacMatches,
   digestsEqual,

@@ -3,8 +3,10 @@
  * that build one from its parts). Plugins import `@webhook-gateway/core`.
  */
 
-// Assembling and running a gateway.
+// Assembling and running a gateway; the hooks its plugins tap (tests set up one plugin on them).
 export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export { createHooks } from './hooks.js';
+export type { GatewayRole } from './queue.js';
 
 // Finding and reading the config file; its schemas (for `config schema`, and tests that parse a slice).
 export {

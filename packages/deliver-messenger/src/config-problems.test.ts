@@ -1,10 +1,5 @@
-import {
-  ConfigError,
-  createHooks,
-  parseConfig,
-  silentLogger,
-  type GatewayConfig,
-} from '@webhook-gateway/core';
+import { ConfigError, parseConfig, silentLogger, type GatewayConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { messengerConfigProblems } from './config-problems.js';
 import plugin from './index.js';

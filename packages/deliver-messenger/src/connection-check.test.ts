@@ -1,4 +1,5 @@
-import { createHooks, parseConfig } from '@webhook-gateway/core';
+import { parseConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settingsIn } from './test-support/messenger-request.js';
 import plugin from './index.js';

@@ -1,4 +1,5 @@
-import { ConfigError, createHooks, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { ConfigError, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { smsConfigProblems } from './config-problems.js';
 import plugin from './index.js';

@@ -1,4 +1,5 @@
-import { createHooks, parseConfig } from '@webhook-gateway/core';
+import { parseConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTwilio } from './connection-check.js';
 import plugin, { smsSettingsSchema } from './index.js';

@@ -1,18 +1,14 @@
-import {
-  createHooks,
-  parseConfig,
-  silentLogger,
-  type DeliveryQueue,
-  type GatewayRole,
-  type RunRequest,
-} from '@webhook-gateway/core';
+import { parseConfig, silentLogger, type RunRequest } from '@webhook-gateway/core';
 import {
   corePlugin,
+  createHooks,
   createRouteResolver,
   createAttempt,
   liveConfig,
   queueLimits,
+  type GatewayRole,
 } from '@webhook-gateway/core/runtime';
+import type { DeliveryQueue } from '@webhook-gateway/core/store-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from './redis-store.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';

@@ -7,12 +7,10 @@ import { randomUUID } from 'node:crypto';
 import {
   errorMessage,
   isFinishedStatus,
-  type DeliveryQueue,
   type DeliveryRecord,
   type Logger,
-  type QueueContext,
-  type AttemptOutcome,
 } from '@webhook-gateway/core';
+import type { AttemptOutcome, DeliveryQueue, QueueContext } from '@webhook-gateway/core/store-kit';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullmqConnection, closeConnection } from './connection.js';

@@ -1,9 +1,10 @@
 /** `webhook-gateway gateway`: load config and plugins, listen, run until a signal. */
-import { errorMessage, type GatewayRole } from '@webhook-gateway/core';
+import { errorMessage } from '@webhook-gateway/core';
 import {
   createGateway,
   createLogger,
   resolveConfigPath,
+  type GatewayRole,
   type LogLevel,
 } from '@webhook-gateway/core/runtime';
 import { Option, type Command } from 'commander';
