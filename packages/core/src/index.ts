@@ -18,6 +18,8 @@ export {
   type PluginInstance,
   type QueueStats,
 } from './plugin.js';
+// Loading a plugin's delivery or runner code at its first use.
+export { lazyTap } from './lazy-tap.js';
 
 // The hooks a plugin taps, with each hook's request and verdict.
 export {

@@ -5,7 +5,7 @@
  * delivery. The same pass runs in the gateway (`extra.reconcile_interval_s`) and as
  * `webhook-gateway reconcile`.
  */
-import { definePlugin } from '@webhook-gateway/core';
+import { definePlugin, lazyTap } from '@webhook-gateway/core';
 import { periodicReconcile, type PeriodicReconcile } from './periodic.js';
 import { reconcileConfigProblems, reconcileIntervalMs } from './reconciled-routes.js';
 
@@ -31,16 +31,15 @@ export default definePlugin({
     const intervalMs = reconcileIntervalMs(config);
     if (!serving || !store || intervalMs === undefined) return;
     let periodic: PeriodicReconcile | undefined;
+    const runReconcilePass = lazyTap(() => import('./reconcile-pass.js'), 'runReconcilePass');
     return {
       serving() {
         periodic = periodicReconcile({
           intervalMs,
           store,
           log,
-          runPass: async (signal) => {
-            const { runReconcilePass } = await import('./reconcile-pass.js');
-            return runReconcilePass({ config, store, window: { fromCursor: true }, signal });
-          },
+          runPass: (signal) =>
+            runReconcilePass({ config, store, window: { fromCursor: true }, signal }),
           onPass: (result) => hooks.reconciled.call(result),
         });
         periodic.start();
