@@ -81,6 +81,9 @@ describe('agent plugin setup', () => {
       config: config('0.0.0.0', openai),
       home: '/tmp',
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     await agentPlugin.setup({ ...context, serving: false }, undefined);
     expect(warn).not.toHaveBeenCalled();
@@ -95,6 +98,9 @@ describe('agent plugin setup', () => {
       home: '/tmp',
       serving: true,
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     const setup = async () =>
       agentPlugin.setup(

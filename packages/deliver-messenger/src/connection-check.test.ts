@@ -60,6 +60,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );
@@ -103,6 +106,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );
