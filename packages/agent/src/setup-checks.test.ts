@@ -82,6 +82,9 @@ describe('agent plugin setup', () => {
       config: config('0.0.0.0', openai),
       home: '/tmp',
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     await agentPlugin.setup({ ...context, serving: false }, undefined);
     expect(warn).not.toHaveBeenCalled();
@@ -96,6 +99,9 @@ describe('agent plugin setup', () => {
       home: '/tmp',
       serving: true,
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     const setup = async () =>
       agentPlugin.setup(

@@ -31,7 +31,17 @@ async function setup(
   });
   const hooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: () => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   let runs = 0;

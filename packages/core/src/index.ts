@@ -13,6 +13,7 @@ export {
   type PluginProvides,
   type PlatformSlices,
   type SettingsOf,
+  type DependencySettings,
   type StoreOpener,
   type PluginContext,
   type PluginInstance,

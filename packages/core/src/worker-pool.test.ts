@@ -26,7 +26,17 @@ function setup(
   });
   const hooks: GatewayHooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: () => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({

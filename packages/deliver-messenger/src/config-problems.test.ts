@@ -81,6 +81,9 @@ describe('plugin setup', () => {
     log: silentLogger(),
     home: '/tmp',
     settings: settingsIn(bad),
+    settingsOf: (): never => {
+      throw new Error('no dependencies');
+    },
   };
 
   it('throws a ConfigError when the gateway is about to serve', async () => {

@@ -61,6 +61,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );
@@ -104,6 +107,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );

@@ -55,7 +55,10 @@ describe('plugin setup', () => {
       [plugin],
     );
     const settings = { sms: smsSettingsSchema.parse({}) };
-    const base = { log: silentLogger(), home: '/tmp', config: bad, settings };
+    const settingsOf = (): never => {
+      throw new Error('no dependencies');
+    };
+    const base = { log: silentLogger(), home: '/tmp', config: bad, settings, settingsOf };
     const serve = async () =>
       plugin.setup({ ...base, hooks: createHooks(), serving: true }, plugin.options!.parse({}));
     await expect(serve()).rejects.toBeInstanceOf(ConfigError);

@@ -42,6 +42,9 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       home: '/tmp',
       serving: true,
       settings: { sms: settings(fake.url, enabled) },
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     },
     plugin.options!.parse({}),
   );

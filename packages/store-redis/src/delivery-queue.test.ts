@@ -38,7 +38,17 @@ function queueOn(
   });
   const hooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: (): never => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: await run(request) }));
