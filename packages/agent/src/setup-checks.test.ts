@@ -81,7 +81,7 @@ describe('agent plugin setup', () => {
       log,
       config: config('0.0.0.0', openai),
       home: '/tmp',
-      settings: {},
+      settings: () => ({}),
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },
@@ -98,7 +98,7 @@ describe('agent plugin setup', () => {
       log: silentLogger(),
       home: '/tmp',
       serving: true,
-      settings: {},
+      settings: () => ({}),
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },

@@ -37,7 +37,7 @@ async function setup(
       config,
       home: '/tmp',
       serving: true,
-      settings: {},
+      settings: () => ({}),
       settingsOf: () => {
         throw new Error('core has no dependencies');
       },

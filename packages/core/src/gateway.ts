@@ -72,15 +72,19 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     : new WorkerPool({ store, attempt, limits, log });
 
   // 4. plugins tap the hooks: schemes, filters, render, runners, targets, observers
-  const instances = await setUpPlugins(options.plugins, {
-    hooks,
-    log,
-    config: options.config,
-    home,
-    serving: true,
-    store,
-    queue,
-  });
+  const instances = await setUpPlugins(
+    options.plugins,
+    {
+      hooks,
+      log,
+      config: options.config,
+      home,
+      serving: true,
+      store,
+      queue,
+    },
+    () => config.current(),
+  );
   const plugins = options.plugins.map((loaded) => loaded.plugin);
   const problems = startupProblems(options.config, hooks, plugins);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -74,6 +74,7 @@ export async function setupPlugin(
   loaded: LoadedPlugin,
   context: Omit<PluginContext, 'log'> & { log: PluginContext['log'] },
   loadedPlugins: readonly GatewayPlugin<unknown>[] = [],
+  current: () => GatewayConfig = () => context.config,
 ): Promise<PluginInstance | undefined> {
   const { plugin } = loaded;
   let options: unknown = loaded.options;
@@ -87,8 +88,8 @@ export async function setupPlugin(
     }
     options = result.data;
   }
-  // Each slice as the config holds it, validated and defaulted by the plugin's own schema.
-  const settings = settingsIn(plugin, context.config);
+  // Each slice as the live config holds it, validated and defaulted by the plugin's own schema.
+  const settings = () => settingsIn(plugin, current());
   const settingsOf: DependencySettings = <Settings>(name: string, config: GatewayConfig) => {
     if (!(plugin.dependencies ?? []).includes(name)) {
       throw new PluginError(

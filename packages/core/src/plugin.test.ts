@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { parseConfig } from './config/load.js';
 import { agentForRoute } from './config/schema.js';
 import { ConfigError } from './errors.js';
+import { createGateway } from './gateway.js';
 import { createHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
+import { MemoryStore } from './memory-store.js';
 import { configSlicesOf, definePlugin, settingsIn } from './plugin.js';
 import { setupPlugin } from './plugin-loader.js';
 import { setUpPlugins } from './plugin-setup.js';
@@ -15,7 +17,7 @@ const pager = definePlugin({
   platforms: { pager: z.strictObject({ url: z.url(), retries: z.int().default(2) }) },
   setup({ hooks, settings }) {
     hooks.deliver.for('pager').tapPromise('@acme/pager', async () => {
-      seen.push(settings.pager);
+      seen.push(settings().pager);
     });
   },
 });
@@ -48,6 +50,35 @@ describe('plugin settings slices', () => {
     await setupPlugin({ plugin: pager, options: undefined }, ctx);
     await ctx.hooks.deliver.get('pager')?.promise({} as never);
     expect(seen.at(-1)).toEqual({ url: 'http://127.0.0.1:9/', retries: 2 });
+  });
+
+  it("give setup a settings() that reads the live config, so a gateway's reload is seen", async () => {
+    const reads: (() => string)[] = [];
+    const watcher = definePlugin({
+      name: '@acme/pager-watcher',
+      platforms: pager.platforms,
+      setup({ hooks, settings }) {
+        // A gateway needs the runner its config names.
+        hooks.run.for('fixed').tapPromise('@acme/pager-watcher', async () => ({ answer: 'ok' }));
+        reads.push(() => settings().pager.url);
+      },
+    });
+    const withUrl = (url: string) =>
+      parseConfig({ agent: { runner: 'fixed' }, platforms: { pager: { url } } }, {}, [watcher]);
+    const gateway = await createGateway({
+      config: withUrl('http://127.0.0.1:9/'),
+      home: '/nonexistent-home',
+      store: new MemoryStore(),
+      log: silentLogger(),
+      plugins: [{ plugin: watcher, options: undefined }],
+    });
+    try {
+      expect(reads.map((read) => read())).toEqual(['http://127.0.0.1:9/']);
+      gateway.reload(withUrl('http://127.0.0.1:10/'));
+      expect(reads.map((read) => read())).toEqual(['http://127.0.0.1:10/']);
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('refuse a slice that two plugins own, naming both', () => {

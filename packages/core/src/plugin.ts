@@ -69,7 +69,7 @@ export type StoreOpener = (
 /** The config slices a plugin owns, by key under `platforms:` (`pager` is `platforms.pager`). */
 export type PlatformSlices = Readonly<Record<string, z.ZodType>>;
 
-/** The validated values of a plugin's slices, as its `setup` receives them. */
+/** The validated values of a plugin's slices, as `settings()` in its `setup` returns them. */
 export type SettingsOf<Slices extends PlatformSlices> = {
   readonly [Key in keyof Slices]: z.output<Slices[Key]>;
 };
@@ -116,7 +116,14 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
   check?(config: GatewayConfig): ConfigProblem[];
   options?: z.ZodType<Options>;
   setup(
-    context: PluginContext & { settings: SettingsOf<Slices>; settingsOf: DependencySettings },
+    context: PluginContext & {
+      /**
+       * Its slices as the live config holds them now: call it where they are used (a tap, a
+       * check), so a reload applies; the result is a snapshot.
+       */
+      settings: () => SettingsOf<Slices>;
+      settingsOf: DependencySettings;
+    },
     options: Options,
   ): void | PluginInstance | Promise<void | PluginInstance>;
 }
@@ -138,7 +145,7 @@ export interface GatewayPlugin<
  *   platforms: { pager: z.object({ url: z.url() }) },
  *   setup({ hooks, settings }) {
  *     hooks.deliver.for('pager').tapPromise('@acme/webhook-gateway-deliver-pager', async (req) => {
- *       await fetch(settings.pager.url, { method: 'POST', body: req.answer });
+ *       await fetch(settings().pager.url, { method: 'POST', body: req.answer });
  *     });
  *   },
  * });

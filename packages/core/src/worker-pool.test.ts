@@ -32,7 +32,7 @@ function setup(
       config,
       home: '/tmp',
       serving: true,
-      settings: {},
+      settings: () => ({}),
       settingsOf: () => {
         throw new Error('core has no dependencies');
       },

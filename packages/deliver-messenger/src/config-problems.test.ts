@@ -80,7 +80,7 @@ describe('plugin setup', () => {
     hooks: createHooks(),
     log: silentLogger(),
     home: '/tmp',
-    settings: settingsIn(bad),
+    settings: () => settingsIn(bad),
     settingsOf: (): never => {
       throw new Error('no dependencies');
     },

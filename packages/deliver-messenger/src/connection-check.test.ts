@@ -60,7 +60,7 @@ describe('start-time credential checks', () => {
         config,
         home: '/tmp',
         serving: true,
-        settings: settingsIn(config),
+        settings: () => settingsIn(config),
         settingsOf: (): never => {
           throw new Error('no dependencies');
         },
@@ -106,7 +106,7 @@ describe('start-time credential checks', () => {
         config,
         home: '/tmp',
         serving: true,
-        settings: settingsIn(config),
+        settings: () => settingsIn(config),
         settingsOf: (): never => {
           throw new Error('no dependencies');
         },

@@ -36,10 +36,10 @@ const messengerPlugin = definePlugin({
   aliases: messengerAliases,
   options: httpTargetOptionsSchema,
   async setup({ hooks, log, config, serving, settings }, options) {
-    const used = usesMessengers(settings, config);
+    const used = usesMessengers(settings(), config);
     if (serving && used) {
       const { messengerConfigProblems } = await import('./config-problems.js');
-      const problems = messengerConfigProblems(settings, config);
+      const problems = messengerConfigProblems(settings(), config);
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
@@ -60,7 +60,7 @@ const messengerPlugin = definePlugin({
       // Nothing to check (nor to load) unless a messenger is enabled or named.
       if (!used) return;
       const { logConnections } = await import('./connection-check.js');
-      await logConnections(settings, log, check);
+      await logConnections(settings(), log, check);
     });
   },
 });

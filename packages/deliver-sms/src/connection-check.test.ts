@@ -41,7 +41,7 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       config: parseConfig({}, {}),
       home: '/tmp',
       serving: true,
-      settings: { sms: settings(fake.url, enabled) },
+      settings: () => ({ sms: settings(fake.url, enabled) }),
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },

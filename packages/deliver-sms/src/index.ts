@@ -31,9 +31,8 @@ const smsPlugin = definePlugin({
   platforms: { sms: smsSettingsSchema },
   options: httpTargetOptionsSchema,
   setup({ hooks, log, config, serving, settings }, options) {
-    const { sms } = settings;
     if (serving) {
-      const problems = smsConfigProblems(sms, config);
+      const problems = smsConfigProblems(settings().sms, config);
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
@@ -46,6 +45,7 @@ const smsPlugin = definePlugin({
       );
     if (!serving) return;
     return checkAtStart(options, async (check) => {
+      const { sms } = settings();
       // Nothing to check (nor to load) unless sms is enabled.
       if (!sms.enabled) return;
       const { logTwilioConnection } = await import('./connection-check.js');

@@ -44,7 +44,7 @@ function queueOn(
       config,
       home: '/tmp',
       serving: true,
-      settings: {},
+      settings: () => ({}),
       settingsOf: (): never => {
         throw new Error('core has no dependencies');
       },

@@ -144,8 +144,9 @@ export default definePlugin({
     }).prefault({}), // every key has a default, so the slice may be left out
   },
   setup({ hooks, settings }) {
-    const { header } = settings.${n.slice};
     hooks.authenticate.for('${n.key}').tapPromise(NAME, async ({ headers, secrets }) => {
+      // Read at each request, so a config reload applies.
+      const { header } = settings().${n.slice};
       const token = headers[header];
       // Not our header: leave the request to the other schemes.
       if (typeof token !== 'string') return undefined;
