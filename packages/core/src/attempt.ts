@@ -154,12 +154,17 @@ export async function runAttempt(
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
+    const credentials = await hooks.credentials.promise(
+      {},
+      { delivery: record, routeConfig, config, log, signal },
+    );
     if (answer === null) {
       const refusal = await hooks.admit.promise({
         delivery: record,
         routeConfig,
         agent,
         config,
+        credentials,
         log,
         signal,
       });
@@ -205,6 +210,7 @@ export async function runAttempt(
           routeConfig,
           agent,
           home: deps.home,
+          credentials,
           log,
           signal,
           reportAccounting: (accounting) => {
@@ -250,6 +256,7 @@ export async function runAttempt(
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
       config,
+      credentials,
       log,
       signal,
     });

@@ -16,7 +16,8 @@ import { askForgeApi, type ApiClient } from './forge-api.js';
 /** The accounts the gateway posts as, once known. */
 export interface OwnAccounts {
   forge?: string;
-  altforge?: string;
+  /** One per altforge token (`platforms.altforge.token` and `tokens`). */
+  altforge?: string[];
 }
 
 const forgeUser = z.object({ login: z.string().min(1) });
@@ -27,13 +28,21 @@ const altforgeUser = z.object({ username: z.string().min(1) });
  * in the gateway's own comments still guards against loops.
  */
 export async function askOwnAccounts(
-  clients: { forge?: ApiClient; altforge?: ApiClient },
+  clients: {
+    forge?: ApiClient;
+    /** With `platforms.forge.app`: the App's bot, `<slug>[bot]` (`GET /app`). */
+    forgeApp?: () => Promise<string>;
+    /** One per altforge token. */
+    altforge?: ApiClient[];
+  },
   log: Logger,
 ): Promise<OwnAccounts> {
   const accounts: OwnAccounts = {};
-  if (clients.forge) {
+  if (clients.forge || clients.forgeApp) {
     try {
-      accounts.forge = (await askForgeApi(clients.forge, 'user', forgeUser)).login;
+      accounts.forge = clients.forgeApp
+        ? await clients.forgeApp()
+        : (await askForgeApi(clients.forge as ApiClient, 'user', forgeUser)).login;
       log.info(
         { platform: 'forge', account: accounts.forge },
         'comments by this account are ignored',
@@ -45,13 +54,11 @@ export async function askOwnAccounts(
       );
     }
   }
-  if (clients.altforge) {
+  for (const client of clients.altforge ?? []) {
     try {
-      accounts.altforge = (await askForgeApi(clients.altforge, 'user', altforgeUser)).username;
-      log.info(
-        { platform: 'altforge', account: accounts.altforge },
-        'comments by this account are ignored',
-      );
+      const account = (await askForgeApi(client, 'user', altforgeUser)).username;
+      accounts.altforge = [...(accounts.altforge ?? []), account];
+      log.info({ platform: 'altforge', account }, 'comments by this account are ignored');
     } catch (error) {
       log.warn(
         { platform: 'altforge', err: String(error) },
@@ -73,8 +80,8 @@ export function ownCommentVerdict(
 ): FilterVerdict | undefined {
   if (!isCommentEvent(request.event, request.payload)) return undefined;
   const author = commentAuthor(request.event, request.payload);
-  const own = isAltforgeEvent(request.event, request.payload) ? accounts.altforge : accounts.forge;
-  return author !== undefined && own !== undefined && author === own
-    ? { reason: 'self' }
-    : undefined;
+  const own = isAltforgeEvent(request.event, request.payload)
+    ? (accounts.altforge ?? [])
+    : [accounts.forge];
+  return author !== undefined && own.includes(author) ? { reason: 'self' } : undefined;
 }
