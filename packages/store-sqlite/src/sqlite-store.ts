@@ -3,21 +3,19 @@
  * one SQLite file, shared by the running gateway and the CLI. Semantics follow core's
  * `MemoryStore`; every method that changes state returns after its transaction is committed.
  */
-import {
-  type QueuedDelivery,
-  type AcceptResult,
-  type DeliveryProgress,
-  type DeliveryFilter,
-  type DeliveryOutline,
-  type DeliveryRecord,
-  type NewDelivery,
-  type RefusedStatus,
-  type Store,
-  type Subscription,
-  journalJson,
-  queuedRecord,
-  closeAttempt,
+import type {
+  QueuedDelivery,
+  AcceptResult,
+  DeliveryProgress,
+  DeliveryFilter,
+  DeliveryOutline,
+  DeliveryRecord,
+  NewDelivery,
+  RefusedStatus,
+  Store,
+  Subscription,
 } from '@webhook-gateway/core';
+import { journalJson, queuedRecord, closeAttempt } from '@webhook-gateway/core/store-kit';
 import type Database from 'better-sqlite3';
 import { BackgroundCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
