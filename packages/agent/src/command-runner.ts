@@ -27,6 +27,8 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   const result = await execa(program, args, {
     input: request.prompt,
     env: {
+      // The delivery's forge identity (an App's installation token), for the command's gh.
+      ...request.credentials,
       WEBHOOK_ROUTE: request.delivery.route,
       WEBHOOK_EVENT: request.delivery.event,
       WEBHOOK_DELIVERY_ID: request.delivery.deliveryId,

@@ -71,6 +71,7 @@ export async function runOpenAI(
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
+    credentials: request.credentials ?? {},
     home: request.home,
     journalId: request.delivery.id,
     signal,

@@ -2,6 +2,7 @@
  * The environment a terminal command gets: an allowlist, so the gateway's own secrets (the model
  * API key, webhook secrets, platform tokens) never reach a command the model wrote.
  */
+import type { Credentials } from '@webhook-gateway/core';
 import type { TerminalConfig } from './agent-settings.js';
 
 /** Variables every command gets when the gateway has them. */
@@ -32,11 +33,13 @@ const CLIENT_ENV: Readonly<Record<TerminalConfig['backend'], readonly string[]>>
 
 /**
  * The allowlisted part of `source`: the base names, the backend client's names and
- * `terminal.env_allowlist` (e.g. `GH_TOKEN` for `gh`). Unset names are left out.
+ * `terminal.env_allowlist` (e.g. `GH_TOKEN` for `gh`). Unset names are left out. The delivery's
+ * `credentials` (an App's installation token, scoped to the delivery's repository) come on top.
  */
 export function terminalEnv(
   source: NodeJS.ProcessEnv,
   terminal: Pick<TerminalConfig, 'backend' | 'env_allowlist'>,
+  credentials: Credentials = {},
 ): Record<string, string> {
   const names = [
     ...BASE_ENV_ALLOWLIST,
@@ -48,14 +51,19 @@ export function terminalEnv(
     const value = source[name];
     if (value !== undefined) env[name] = value;
   }
-  return env;
+  return { ...env, ...credentials };
 }
 
-/** The `env_allowlist` names to pass into a container (`docker -e NAME`), when they are set. */
+/**
+ * The `env_allowlist` names and the delivery's credentials to pass into a container
+ * (`docker -e NAME`), when they are set.
+ */
 export function forwardedEnvNames(
   env: Record<string, string>,
   terminal: Pick<TerminalConfig, 'backend' | 'env_allowlist'>,
+  credentials: Credentials = {},
 ): string[] {
   if (terminal.backend !== 'docker') return [];
-  return (terminal.env_allowlist ?? []).filter((name) => name in env);
+  const names = [...(terminal.env_allowlist ?? []), ...Object.keys(credentials)];
+  return [...new Set(names)].filter((name) => name in env);
 }

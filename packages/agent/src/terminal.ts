@@ -2,6 +2,7 @@
  * Runs one terminal command with execa: its own process group (so a timeout or a stop kills the
  * whole pipeline, not only the shell), an allowlisted env, capped output, a per-command timeout.
  */
+import type { Credentials } from '@webhook-gateway/core';
 import { abortReason } from './abort.js';
 import { capOutput, type CappedOutput } from './output-cap.js';
 import type { TerminalConfig } from './agent-settings.js';
@@ -25,6 +26,8 @@ export interface TerminalRunOptions {
   cwd: string;
   /** Already allowlisted (see `terminalEnv`); nothing else from the gateway's env is passed. */
   env: Record<string, string>;
+  /** The delivery's forge identity, already in `env`: forwarded into a container too. */
+  credentials?: Credentials;
   /** The run's signal: aborting it kills the command and rejects. */
   signal: AbortSignal;
   /** The command's words, checked against `terminal.allow`: run without a shell. */
@@ -55,7 +58,7 @@ export async function runTerminalCommand(
   // Loaded on first use: a gateway that never runs it does not pay its start-up.
   const { execa } = await import('execa');
   if (signal.aborted) throw abortReason(signal);
-  const forward = forwardedEnvNames(options.env, terminal);
+  const forward = forwardedEnvNames(options.env, terminal, options.credentials);
   const { file, args } = options.words
     ? wordsArgv(options.words, terminal, forward)
     : terminalArgv(command, terminal, forward);

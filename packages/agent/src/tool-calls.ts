@@ -2,7 +2,7 @@
  * Answers one tool call of the model: runs the command, keeps the line comment, or says what is
  * wrong with the call.
  */
-import type { LineComment, Logger, ToolCallRecord } from '@webhook-gateway/core';
+import type { Credentials, LineComment, Logger, ToolCallRecord } from '@webhook-gateway/core';
 import type { ToolCall, ToolDefinition } from './chat-schema.js';
 import type { TerminalConfig } from './agent-settings.js';
 import {
@@ -29,6 +29,8 @@ export interface ToolCallContext {
   terminal: TerminalConfig;
   /** The gateway's env; only its allowlisted part reaches a command. */
   env: NodeJS.ProcessEnv;
+  /** The delivery's forge identity (`GH_TOKEN`…): reaches every command. */
+  credentials: Credentials;
   home: string;
   /** The delivery's journal id: names its work directory. */
   journalId: string;
@@ -85,7 +87,8 @@ export async function answerToolCall(call: ToolCall, context: ToolCallContext): 
   const outcome = await runTerminalCommand(parsed.command, {
     terminal: context.terminal,
     cwd,
-    env: terminalEnv(context.env, context.terminal),
+    env: terminalEnv(context.env, context.terminal, context.credentials),
+    credentials: context.credentials,
     signal: context.signal,
     ...(words ? { words } : {}),
   });

@@ -158,12 +158,17 @@ export async function attemptDelivery(
     const gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
+    const credentials = await hooks.credentials.promise(
+      {},
+      { delivery: record, routeConfig, config, log, signal },
+    );
     if (answer === null) {
       const refusal = await hooks.admit.promise({
         delivery: record,
         routeConfig,
         agent,
         config,
+        credentials,
         log,
         signal,
       });
@@ -192,6 +197,7 @@ export async function attemptDelivery(
           routeConfig,
           agent,
           home: deps.home,
+          credentials,
           log,
         });
         savePrompt({ prompt });
@@ -275,6 +281,7 @@ export async function attemptDelivery(
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
       config,
+      credentials,
       log,
       signal,
     });

@@ -88,9 +88,9 @@ describe('isOwnComment: the loop guard', () => {
 
   it("is the gateway's when its account on that platform wrote it", () => {
     expect(isOwnComment('issue_comment', onPr, { forge: 'lts-def' })).toBe(true);
-    expect(isOwnComment('Note Hook', note, { altforge: 'root' })).toBe(true);
+    expect(isOwnComment('Note Hook', note, { altforge: ['root'] })).toBe(true);
     // The same name on the other platform is another account.
-    expect(isOwnComment('issue_comment', onPr, { altforge: 'lts-def' })).toBe(false);
+    expect(isOwnComment('issue_comment', onPr, { altforge: ['lts-def'] })).toBe(false);
     expect(isOwnComment('Note Hook', note, { forge: 'root' })).toBe(false);
   });
 

@@ -54,7 +54,8 @@ export function carriesGatewayMarker(event: string, payload: JsonObject): boolea
 /** The accounts the gateway posts as on each platform, once `deliver-forge-comment` has asked. */
 export interface OwnAccounts {
   forge?: string;
-  altforge?: string;
+  /** One per altforge token (`platforms.altforge.token` and each of `tokens`). */
+  altforge?: readonly string[];
 }
 
 /**
@@ -72,8 +73,8 @@ export function isOwnComment(
   if (!isCommentEvent(event, payload)) return false;
   if (carriesGatewayMarker(event, payload)) return true;
   const author = commentAuthor(event, payload);
-  const own = isAltforgeNote(event, payload) ? accounts.altforge : accounts.forge;
-  return author !== undefined && author === own;
+  const own = isAltforgeNote(event, payload) ? (accounts.altforge ?? []) : [accounts.forge];
+  return author !== undefined && own.includes(author);
 }
 
 /** True when the forge says a bot sent the event (`sender.type: Bot`). */

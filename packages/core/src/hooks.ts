@@ -77,6 +77,24 @@ export interface AdmitRequest {
   routeConfig: RouteConfig;
   agent: AgentConfig;
   config: GatewayConfig;
+  /** This attempt's forge identity (the `credentials` hook's result). */
+  credentials?: Credentials;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/**
+ * Environment variables that carry one delivery's forge identity (`GH_TOKEN`, `GH_HOST`,
+ * `GITLAB_TOKEN`…): added to the forge CLIs' environment and the agent's terminal. Secret: never
+ * logged, never journaled.
+ */
+export type Credentials = Readonly<Record<string, string>>;
+
+/** What a plugin looks at to give an attempt its forge identity. */
+export interface CredentialsRequest {
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  config: GatewayConfig;
   log: Logger;
   signal: AbortSignal;
 }
@@ -96,6 +114,8 @@ export interface RunRequest {
   agent: AgentConfig;
   /** Gateway home: runners keep per-delivery work directories under it. */
   home: string;
+  /** This attempt's forge identity, for the agent's terminal (the `credentials` hook's result). */
+  credentials?: Credentials;
   log: Logger;
   /** Aborted when the gateway stops or the run times out. */
   signal: AbortSignal;
@@ -131,6 +151,8 @@ export interface DeliverRequest {
   /** `deliver_extra` with its templates rendered against the payload. */
   extra: Record<string, unknown>;
   config: GatewayConfig;
+  /** This attempt's forge identity (the `credentials` hook's result). */
+  credentials?: Credentials;
   log: Logger;
   signal: AbortSignal;
 }
@@ -209,6 +231,11 @@ export interface GatewayHooks {
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
   readonly filter: AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>;
   /**
+   * Asked once per attempt before `admit`: each tap adds the environment variables of the
+   * delivery's forge identity (an App's installation token); a throw fails the attempt.
+   */
+  readonly credentials: AsyncSeriesWaterfallHook<[Credentials, CredentialsRequest]>;
+  /**
    * Asked by the worker before the agent runs: a refusal ends the delivery as `denied` or
    * `over_budget` without a run; a throw is a failed attempt, retried (the forge was unreachable).
    */
@@ -237,6 +264,10 @@ export function createHooks(): GatewayHooks {
       () => new AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>(['request']),
     ),
     filter: new AsyncSeriesBailHook<[FilterRequest], FilterVerdict | undefined>(['request']),
+    credentials: new AsyncSeriesWaterfallHook<[Credentials, CredentialsRequest]>([
+      'credentials',
+      'request',
+    ]),
     admit: new AsyncSeriesBailHook<[AdmitRequest], AdmitRefusal | undefined>(['request']),
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
     run: new HookMap(

@@ -31,6 +31,8 @@ export {
   type AuthRefused,
   type FilterRequest,
   type FilterVerdict,
+  type Credentials,
+  type CredentialsRequest,
   type AdmitRequest,
   type AdmitRefusal,
   type RenderContext,

@@ -35,7 +35,19 @@ async function logged(
 const SECRET = 'sekret-value-5f2b9c';
 
 /** Keys whose value is a secret wherever a log object has them. */
-const SECRET_KEYS = ['secret', 'token', 'auth_token', 'api_key', 'password'];
+const SECRET_KEYS = [
+  'secret',
+  'token',
+  'auth_token',
+  'api_key',
+  'password',
+  // A GitHub App's key and JWT, and a delivery's installation token by the variables it goes as.
+  'private_key',
+  'jwt',
+  'GH_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITLAB_TOKEN',
+];
 
 /** Request headers that carry a credential or a signature made with one. */
 const SECRET_HEADERS = [
@@ -57,7 +69,7 @@ const SECRET_HEADERS = [
 ];
 
 /** Objects that hold settings or credentials, logged whole by a plugin or an error path. */
-const CONTAINERS = ['config', 'settings', 'options', 'extra', 'agent', 'credentials'];
+const CONTAINERS = ['config', 'settings', 'options', 'extra', 'agent', 'credentials', 'app', 'env'];
 
 describe('createLogger redaction', () => {
   it.each(SECRET_KEYS)('censors a top-level %s', async (key) => {

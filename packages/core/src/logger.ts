@@ -9,9 +9,30 @@ export type Logger = pino.Logger;
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
 /** Keys whose values are secrets: censored at the top of a line or one level down in a container. */
-const SECRET_KEYS = ['secret', 'token', 'auth_token', 'api_key', 'password'];
+const SECRET_KEYS = [
+  'secret',
+  'token',
+  'auth_token',
+  'api_key',
+  'password',
+  'private_key',
+  'jwt',
+  // A delivery's forge identity, as the `credentials` hook names it.
+  'GH_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITLAB_TOKEN',
+];
 /** Objects that hold settings or credentials when a plugin or an error path logs them whole. */
-const SECRET_CONTAINERS = ['config', 'settings', 'options', 'extra', 'agent', 'credentials'];
+const SECRET_CONTAINERS = [
+  'config',
+  'settings',
+  'options',
+  'extra',
+  'agent',
+  'credentials',
+  'app',
+  'env',
+];
 /** Request headers that carry a credential or a signature made with one. */
 const SECRET_HEADERS = [
   'authorization',
@@ -118,6 +139,37 @@ export function createLogger(options: {
 /** A logger that drops everything, for tests and commands that do not log. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
+}
+
+/** A warning a plugin logged while it was set up, for `config validate` to print. */
+export interface LoggedWarning {
+  message: string;
+  /** The config key it is about, when the plugin named one (`key_path`). */
+  keyPath?: string;
+}
+
+/**
+ * A logger that keeps its warnings (and worse) in memory and drops the rest: a one-off check
+ * shows what a gateway would log at start. Redacted as the gateway's own logger is.
+ */
+export function warningCollector(): { log: Logger; warnings(): LoggedWarning[] } {
+  const warnings: LoggedWarning[] = [];
+  const log = pino(
+    { level: 'warn', redact: { paths: REDACT, censor: '****' } },
+    {
+      write(line: string) {
+        const { msg, key_path: keyPath } = JSON.parse(line) as {
+          msg?: unknown;
+          key_path?: unknown;
+        };
+        warnings.push({
+          message: typeof msg === 'string' ? msg : '',
+          ...(typeof keyPath === 'string' ? { keyPath } : {}),
+        });
+      },
+    },
+  );
+  return { log, warnings: () => [...warnings] };
 }
 
 /** Shows at most the last four characters of a secret. */

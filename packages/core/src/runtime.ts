@@ -56,7 +56,14 @@ export { openConfiguredStore } from './store-opener.js';
 export { MemoryStore } from './memory-store.js';
 
 // The gateway's log file and console, and secrets shown in output.
-export { createLogger, maskSecret, type GatewayLogger, type LogLevel } from './logger.js';
+export {
+  createLogger,
+  maskSecret,
+  warningCollector,
+  type GatewayLogger,
+  type LoggedWarning,
+  type LogLevel,
+} from './logger.js';
 
 // Dynamic routes (`webhook subscribe`) as the receiver sees them.
 export { subscriptionToRoute } from './routes.js';

@@ -2,6 +2,7 @@
  * How the altforge CLI (`glab`) is called for `altforge_comment`: argv, environment, and the
  * stderr texts that tell its failures apart.
  */
+import type { Credentials } from '@webhook-gateway/core';
 import type { AltforgeMergeRequest } from './altforge-target.js';
 import { ALTFORGE_TARGET } from './target-names.js';
 import type { CliProfile } from './cli-profile.js';
@@ -37,10 +38,22 @@ export function altforgeNoteArgv(mergeRequest: AltforgeMergeRequest): string[] {
   return ['mr', 'note', String(mergeRequest.iid), '--repo', mergeRequest.path];
 }
 
-/** The variables glab gets besides the gateway's own environment. */
-export function altforgeEnv(settings: AltforgeSettings): Record<string, string> {
+/**
+ * The variables glab gets besides the gateway's own environment: the delivery's project token
+ * (`credentials`, from `platforms.altforge.tokens`) before `platforms.altforge.token`.
+ */
+export function altforgeEnv(
+  settings: AltforgeSettings,
+  credentials: Credentials = {},
+): Record<string, string> {
   const env: Record<string, string> = { NO_COLOR: '1' };
   if (settings.host) env.GITLAB_HOST = settings.host.trim();
-  if (settings.token) env.GITLAB_TOKEN = settings.token;
+  const token = credentials.GITLAB_TOKEN ?? settings.token;
+  if (token) env.GITLAB_TOKEN = token;
   return env;
+}
+
+/** What error messages mask: the token glab was given. */
+export function altforgeSecrets(env: Record<string, string>): string[] {
+  return env.GITLAB_TOKEN ? [env.GITLAB_TOKEN] : [];
 }

@@ -4,6 +4,7 @@ import {
   ALTFORGE_NOTE_LIMIT,
   ALTFORGE_PROFILE,
   altforgeEnv,
+  altforgeSecrets,
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { altforgeLivingCommentApi } from './altforge-living-comment.js';
@@ -27,14 +28,15 @@ export async function deliverAltforgeComment(
 ): Promise<void> {
   const mergeRequest = resolveAltforgeMergeRequest(request.extra, request.delivery.payload);
   const host = settings.host ?? ALTFORGE_PROFILE.defaultHost;
-  const secrets = settings.token ? [settings.token] : [];
+  const env = altforgeEnv(settings, request.credentials);
+  const secrets = altforgeSecrets(env);
   const subject = `merge request !${mergeRequest.iid} of ${mergeRequest.path}`;
   if (commentMode(ALTFORGE_TARGET, request.extra) === 'update') {
     const route = request.delivery.route;
     const glab = cliApi({
       profile: ALTFORGE_PROFILE,
       cli: settings.cli,
-      env: altforgeEnv(settings),
+      env,
       host,
       timeoutS: settings.timeout_s,
       subject,
@@ -61,7 +63,7 @@ export async function deliverAltforgeComment(
     profile: ALTFORGE_PROFILE,
     cli: settings.cli,
     args: altforgeNoteArgv(mergeRequest),
-    env: altforgeEnv(settings),
+    env,
     host,
     timeoutS: settings.timeout_s,
     subject,

@@ -10,6 +10,7 @@ import {
   ALTFORGE_NOTE_LIMIT,
   ALTFORGE_PROFILE,
   altforgeEnv,
+  altforgeSecrets,
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { resolveAltforgeMergeRequest, type AltforgeMergeRequest } from './altforge-target.js';
@@ -98,14 +99,15 @@ export async function deliverAltforgeReview(
     request.delivery.payload,
     ALTFORGE_REVIEW_TARGET,
   );
+  const env = altforgeEnv(settings, request.credentials);
   const glab: CliApiContext = {
     profile: API_PROFILE,
     cli: settings.cli,
-    env: altforgeEnv(settings),
+    env,
     host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
     timeoutS: settings.timeout_s,
     subject: `a review of merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
-    secrets: settings.token ? [settings.token] : [],
+    secrets: altforgeSecrets(env),
     signal: request.signal,
   };
   const moved: LineComment[] = [];
@@ -147,12 +149,12 @@ export async function deliverAltforgeReview(
     profile: NOTE_PROFILE,
     cli: settings.cli,
     args: altforgeNoteArgv(mergeRequest),
-    env: altforgeEnv(settings),
+    env,
     host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
     timeoutS: settings.timeout_s,
     subject: `merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
     bodies,
-    secrets: settings.token ? [settings.token] : [],
+    secrets: altforgeSecrets(env),
     signal: request.signal,
   });
   const result = {

@@ -6,7 +6,8 @@ import {
   FORGE_PROFILE,
   forgeCommentArgv,
   forgeEnv,
-  normalizeForgeHost,
+  forgeHostOf,
+  forgeSecrets,
 } from './forge-cli.js';
 import { resolveForgePullRequest } from './forge-target.js';
 import { FORGE_TARGET } from './target-names.js';
@@ -27,15 +28,16 @@ export async function deliverForgeComment(
   settings: ForgeSettings,
 ): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
-  const host = settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost;
-  const secrets = settings.token ? [settings.token] : [];
+  const host = forgeHostOf(settings) ?? FORGE_PROFILE.defaultHost;
+  const env = forgeEnv(settings, request.credentials);
+  const secrets = forgeSecrets(env);
   const subject = `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`;
   if (commentMode(FORGE_TARGET, request.extra) === 'update') {
     const route = request.delivery.route;
     const gh = cliApi({
       profile: FORGE_PROFILE,
       cli: settings.cli,
-      env: forgeEnv(settings),
+      env,
       host,
       timeoutS: settings.timeout_s,
       subject,
@@ -62,7 +64,7 @@ export async function deliverForgeComment(
     profile: FORGE_PROFILE,
     cli: settings.cli,
     args: forgeCommentArgv(pullRequest),
-    env: forgeEnv(settings),
+    env,
     host,
     timeoutS: settings.timeout_s,
     subject,

@@ -9,7 +9,13 @@ import { z } from 'zod';
 import { commentBodies } from './comment-bodies.js';
 import { payloadValue } from './extra-value.js';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
-import { FORGE_COMMENT_LIMIT, FORGE_PROFILE, forgeEnv, normalizeForgeHost } from './forge-cli.js';
+import {
+  FORGE_COMMENT_LIMIT,
+  FORGE_PROFILE,
+  forgeEnv,
+  forgeHostOf,
+  forgeSecrets,
+} from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
 import {
   bodyWithMovedComments,
@@ -73,14 +79,15 @@ export async function deliverForgeReview(
 ): Promise<ReviewOutcome> {
   const payload = request.delivery.payload;
   const pullRequest = resolveForgePullRequest(request.extra, payload, FORGE_REVIEW_TARGET);
+  const env = forgeEnv(settings, request.credentials);
   const gh: CliApiContext = {
     profile: API_PROFILE,
     cli: settings.cli,
-    env: forgeEnv(settings),
-    host: settings.host ? normalizeForgeHost(settings.host) : FORGE_PROFILE.defaultHost,
+    env,
+    host: forgeHostOf(settings) ?? FORGE_PROFILE.defaultHost,
     timeoutS: settings.timeout_s,
     subject: `a review of pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
-    secrets: settings.token ? [settings.token] : [],
+    secrets: forgeSecrets(env),
     signal: request.signal,
   };
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.

@@ -3,10 +3,11 @@
  * who the gateway's account is, and what a commenter may do on a repository. Answers are JSON,
  * checked with zod; a CLI that fails or answers something else is an error naming the request.
  */
+import type { Credentials } from '@webhook-gateway/core';
 import type { z } from 'zod';
-import { altforgeEnv } from './altforge-cli.js';
+import { altforgeEnv, altforgeSecrets } from './altforge-cli.js';
 import { stderrSummary } from './failure.js';
-import { forgeEnv } from './forge-cli.js';
+import { forgeEnv, forgeSecrets } from './forge-cli.js';
 import type { AltforgeSettings, ForgeSettings } from './settings.js';
 
 /** Which forge CLI answers, with its environment. */
@@ -18,22 +19,42 @@ export interface ApiClient {
   secrets: readonly string[];
 }
 
-export function forgeApiClient(settings: ForgeSettings): ApiClient {
+/** gh for `settings`; with `platforms.forge.app`, as the delivery's installation (`credentials`). */
+export function forgeApiClient(settings: ForgeSettings, credentials?: Credentials): ApiClient {
+  const env = forgeEnv(settings, credentials);
   return {
     cli: settings.cli,
-    env: forgeEnv(settings),
+    env,
     timeoutMs: settings.timeout_s * 1000,
-    secrets: settings.token ? [settings.token] : [],
+    secrets: forgeSecrets(env),
   };
 }
 
-export function altforgeApiClient(settings: AltforgeSettings): ApiClient {
+/** glab for `settings`; with a project token in `credentials`, as that token's user. */
+export function altforgeApiClient(
+  settings: AltforgeSettings,
+  credentials?: Credentials,
+): ApiClient {
+  const env = altforgeEnv(settings, credentials);
   return {
     cli: settings.cli,
-    env: altforgeEnv(settings),
+    env,
     timeoutMs: settings.timeout_s * 1000,
-    secrets: settings.token ? [settings.token] : [],
+    secrets: altforgeSecrets(env),
   };
+}
+
+/**
+ * glab once per token the altforge settings hold (`token` and each of `tokens`), so the loop guard
+ * knows every bot user the gateway posts as.
+ */
+export function altforgeClients(settings: AltforgeSettings): ApiClient[] {
+  const tokens = new Set([
+    ...(settings.token ? [settings.token] : []),
+    ...Object.values(settings.tokens ?? {}),
+  ]);
+  if (tokens.size === 0) return [altforgeApiClient(settings)];
+  return [...tokens].map((token) => altforgeApiClient(settings, { GITLAB_TOKEN: token }));
 }
 
 /** A forge API request that failed or answered unexpectedly (retried like any failed attempt). */

@@ -2,6 +2,7 @@
  * How the forge CLI (`gh`) is called for `forge_comment`: argv, environment, and the stderr texts
  * that tell its failures apart.
  */
+import type { Credentials } from '@webhook-gateway/core';
 import type { CliProfile } from './cli-profile.js';
 import type { ForgePullRequest } from './forge-target.js';
 import { FORGE_TARGET } from './target-names.js';
@@ -49,18 +50,47 @@ export function normalizeForgeHost(host: string): string {
 }
 
 /**
+ * gh's host: `platforms.forge.host`, else the host of `platforms.forge.api_url`
+ * (`api.github.com` is github.com), else none (gh's default, github.com).
+ */
+export function forgeHostOf(settings: Pick<ForgeSettings, 'host' | 'api_url'>): string | undefined {
+  if (settings.host !== undefined) return normalizeForgeHost(settings.host) || undefined;
+  if (settings.api_url === undefined) return undefined;
+  const host = new URL(settings.api_url).host.toLowerCase();
+  return host === 'api.github.com' ? 'github.com' : host;
+}
+
+/**
  * The variables gh gets besides the gateway's own environment: `GH_HOST` when a host is set,
  * `GH_TOKEN` when a token is set, and `GH_ENTERPRISE_TOKEN` too off github.com (gh reads that one
- * for enterprise hosts).
+ * for enterprise hosts). With `platforms.forge.app` the token is the delivery's installation
+ * token from `credentials`, never `platforms.forge.token`; none there is "not an App delivery".
  */
-export function forgeEnv(settings: ForgeSettings): Record<string, string> {
+export function forgeEnv(
+  settings: ForgeSettings,
+  credentials: Credentials = {},
+): Record<string, string> {
   // Never prompt (there is nobody to answer) and keep stderr free of colour codes.
   const env: Record<string, string> = { GH_PROMPT_DISABLED: '1', NO_COLOR: '1' };
-  const host = settings.host === undefined ? undefined : normalizeForgeHost(settings.host);
+  const host = forgeHostOf(settings);
   if (host) env.GH_HOST = host;
-  if (settings.token) {
-    env.GH_TOKEN = settings.token;
-    if (host && host !== 'github.com') env.GH_ENTERPRISE_TOKEN = settings.token;
+  const token = settings.app ? credentials.GH_TOKEN : settings.token;
+  if (settings.app && token === undefined) {
+    throw Object.assign(
+      new Error(
+        'not an App delivery: platforms.forge.app is set and this delivery has no installation token (its payload has no installation.id); the gateway does not fall back to another identity',
+      ),
+      { retryable: false },
+    );
+  }
+  if (token) {
+    env.GH_TOKEN = token;
+    if (host && host !== 'github.com') env.GH_ENTERPRISE_TOKEN = token;
   }
   return env;
+}
+
+/** What error messages mask: the token gh was given. */
+export function forgeSecrets(env: Record<string, string>): string[] {
+  return env.GH_TOKEN ? [env.GH_TOKEN] : [];
 }

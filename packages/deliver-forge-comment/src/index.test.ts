@@ -49,7 +49,7 @@ afterEach(async () => {
   restoreEnv();
 });
 
-async function startGateway(): Promise<string> {
+async function startGateway(altforge: Record<string, unknown> = {}): Promise<string> {
   const config = parseConfig(
     {
       agent: { runner: 'fixed' },
@@ -87,7 +87,7 @@ async function startGateway(): Promise<string> {
           },
         },
         forge: { cli: gh.path, token: 'ghp_from_config' },
-        altforge: { cli: glab.path, host: 'gitlab.example.com' },
+        altforge: { cli: glab.path, host: 'gitlab.example.com', ...altforge },
       },
     },
     {},
@@ -168,6 +168,27 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
         stdin: `${ANSWER}\n\n<!-- webhook-gateway:delivery gw-altforge-1 -->`,
         env: { GITLAB_HOST: 'gitlab.example.com' },
       },
+    ]);
+  });
+
+  it('posts with the most specific of platforms.altforge.tokens, and asks each token’s user at start', async () => {
+    const base = await startGateway({
+      token: 'default-token',
+      tokens: { 'gitlabhq/*': 'group-token', 'gitlabhq/gitlab-test': 'project-token' },
+    });
+    await post(`${base}/webhooks/mr_reviews`, fixtureBytes('altforge/merge_request_open.json'), {
+      'X-Altforge-Event': 'Merge Request Hook',
+      'Idempotency-Key': 'gw-altforge-2',
+    });
+    expect(await finished()).toMatchObject({ status: 'delivered' });
+    const calls = glab
+      .calls()
+      .map((call) => [call.argv.slice(0, 2).join(' '), call.env.GITLAB_TOKEN]);
+    expect(calls).toEqual([
+      ['api user', 'default-token'],
+      ['api user', 'group-token'],
+      ['api user', 'project-token'],
+      ['mr note', 'project-token'],
     ]);
   });
 

@@ -5,12 +5,15 @@
 import {
   definePlugin,
   lazyTap,
+  lookupPath,
   settingsIn,
   type FilterRequest,
   type FilterVerdict,
   type GatewayConfig,
 } from '@webhook-gateway/core';
 import { platformsToAsk } from './accounts-to-ask.js';
+import type { AppSessions } from './app-session.js';
+import { installationEvent } from './installation-events.js';
 import { commentModeProblems } from './living-comment.js';
 import type { PermissionCache } from './permission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
@@ -42,17 +45,45 @@ const forgeCommentPlugin = definePlugin({
   },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
   check: (config) => commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
-  setup({ hooks, config, serving, log }) {
+  async setup({ hooks, config, serving, log, home }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
     // Each target's code, the forge API calls and the loop guard's asking are imported at first
     // use: a gateway whose config uses none of them never loads them.
 
+    // The GitHub App: its key checked now (at start, at reload, by `config validate`), and every
+    // delivery given an installation token for its repository.
+    let appSessions: AppSessions | undefined;
+    if (settings(config).forge.app) {
+      const { checkAppKey } = await import('./app-key.js');
+      checkAppKey(settings(config).forge, home, log);
+    }
+    hooks.credentials.tapPromise(
+      DELIVER_FORGE_COMMENT_PLUGIN_NAME,
+      async (credentials, request) => {
+        const { forge, altforge } = settings(request.config);
+        // The altforge: the project's token from platforms.altforge.tokens.
+        const project = lookupPath(request.delivery.payload, 'project.path_with_namespace');
+        if (altforge.tokens && typeof project === 'string') {
+          const { altforgeTokenFor } = await import('./altforge-tokens.js');
+          const token = altforgeTokenFor(altforge, project);
+          if (token) credentials = { ...credentials, GITLAB_TOKEN: token };
+        }
+        if (!forge.app) return credentials;
+        const [{ appCredentials }, { AppSessions }] = await Promise.all([
+          import('./app-credentials.js'),
+          import('./app-session.js'),
+        ]);
+        appSessions ??= new AppSessions(home);
+        return { ...credentials, ...(await appCredentials(request, forge, appSessions)) };
+      },
+    );
+
     // Loop guard: comments written by the gateway's own accounts (asked once at start, and only
     // when a route can start a loop).
     let ownComment: ((request: FilterRequest) => FilterVerdict | undefined) | undefined;
     hooks.filter.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-      Promise.resolve(ownComment?.(request)),
+      Promise.resolve(installationEvent(request, log) ?? ownComment?.(request)),
     );
 
     // Command routes: the commenter's role, asked in the worker before the agent runs.
@@ -65,7 +96,10 @@ const forgeCommentPlugin = definePlugin({
       const slices = settings(request.config);
       return checkCommandPermission(
         request,
-        { forge: forgeApiClient(slices.forge), altforge: altforgeApiClient(slices.altforge) },
+        {
+          forge: () => forgeApiClient(slices.forge, request.credentials),
+          altforge: () => altforgeApiClient(slices.altforge, request.credentials),
+        },
         permissions,
       );
     });
@@ -111,13 +145,21 @@ const forgeCommentPlugin = definePlugin({
         if (!serving) return;
         const ask = platformsToAsk(config);
         if (!ask.forge && !ask.altforge) return;
-        const [{ askOwnAccounts, ownCommentVerdict }, { altforgeApiClient, forgeApiClient }] =
+        const [{ askOwnAccounts, ownCommentVerdict }, { altforgeClients, forgeApiClient }] =
           await Promise.all([import('./own-account.js'), import('./forge-api.js')]);
         const slices = settings(config);
+        const app = slices.forge.app;
+        let forgeApp: (() => Promise<string>) | undefined;
+        if (app && ask.forge) {
+          const { AppSessions } = await import('./app-session.js');
+          appSessions ??= new AppSessions(home);
+          const { client } = appSessions.get(app, slices.forge);
+          forgeApp = async () => `${(await client.identity()).slug}[bot]`;
+        }
         const accounts = await askOwnAccounts(
           {
-            ...(ask.forge ? { forge: forgeApiClient(slices.forge) } : {}),
-            ...(ask.altforge ? { altforge: altforgeApiClient(slices.altforge) } : {}),
+            ...(forgeApp ? { forgeApp } : ask.forge ? { forge: forgeApiClient(slices.forge) } : {}),
+            ...(ask.altforge ? { altforge: altforgeClients(slices.altforge) } : {}),
           },
           log,
         );

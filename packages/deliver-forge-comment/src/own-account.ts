@@ -20,13 +20,21 @@ const altforgeUser = z.object({ username: z.string().min(1) });
  * in the gateway's own comments still guards against loops.
  */
 export async function askOwnAccounts(
-  clients: { forge?: ApiClient; altforge?: ApiClient },
+  clients: {
+    forge?: ApiClient;
+    /** With `platforms.forge.app`: the App's bot, `<slug>[bot]` (`GET /app`). */
+    forgeApp?: () => Promise<string>;
+    /** One per altforge token. */
+    altforge?: ApiClient[];
+  },
   log: Logger,
 ): Promise<OwnAccounts> {
   const accounts: OwnAccounts = {};
-  if (clients.forge) {
+  if (clients.forge || clients.forgeApp) {
     try {
-      accounts.forge = (await askForgeApi(clients.forge, 'user', forgeUser)).login;
+      accounts.forge = clients.forgeApp
+        ? await clients.forgeApp()
+        : (await askForgeApi(clients.forge as ApiClient, 'user', forgeUser)).login;
       log.info(
         { platform: 'forge', account: accounts.forge },
         'comments by this account are ignored',
@@ -38,13 +46,11 @@ export async function askOwnAccounts(
       );
     }
   }
-  if (clients.altforge) {
+  for (const client of clients.altforge ?? []) {
     try {
-      accounts.altforge = (await askForgeApi(clients.altforge, 'user', altforgeUser)).username;
-      log.info(
-        { platform: 'altforge', account: accounts.altforge },
-        'comments by this account are ignored',
-      );
+      const account = (await askForgeApi(client, 'user', altforgeUser)).username;
+      accounts.altforge = [...(accounts.altforge ?? []), account];
+      log.info({ platform: 'altforge', account }, 'comments by this account are ignored');
     } catch (error) {
       log.warn(
         { platform: 'altforge', err: String(error) },

@@ -111,7 +111,8 @@ const RANK_NAME = Object.fromEntries(
  */
 export async function checkCommandPermission(
   request: AdmitRequest,
-  clients: { forge: ApiClient; altforge: ApiClient },
+  /** Made only for the platform asked (the forge's needs the delivery's App token, if any). */
+  clients: { forge: () => ApiClient; altforge: () => ApiClient },
   cache: PermissionCache,
 ): Promise<AdmitRefusal | undefined> {
   const { delivery, routeConfig } = request;
@@ -121,8 +122,9 @@ export async function checkCommandPermission(
   const login = commentAuthor(delivery.event, delivery.payload) ?? '(unknown)';
   const repo = lookupPath(delivery.payload, 'repository.full_name');
   if (delivery.event === 'issue_comment' && typeof repo === 'string') {
-    const key = `forge|${clients.forge.env.GH_HOST ?? ''}|${repo}|${login}`;
-    const rank = await cache.get(key, () => forgeRank(clients.forge, repo, login, request.signal));
+    const forge = clients.forge();
+    const key = `forge|${forge.env.GH_HOST ?? ''}|${repo}|${login}`;
+    const rank = await cache.get(key, () => forgeRank(forge, repo, login, request.signal));
     return rank >= (FORGE_ROLE_RANK[needed] ?? 0)
       ? undefined
       : denied(login, needed, RANK_NAME[rank] ?? 'none');
@@ -131,9 +133,10 @@ export async function checkCommandPermission(
     lookupPath(delivery.payload, 'project.id') ?? lookupPath(delivery.payload, 'project_id');
   const userId = lookupPath(delivery.payload, 'user.id');
   if (typeof project === 'number' && typeof userId === 'number') {
-    const key = `altforge|${clients.altforge.env.GITLAB_HOST ?? ''}|${project}|${userId}`;
+    const altforge = clients.altforge();
+    const key = `altforge|${altforge.env.GITLAB_HOST ?? ''}|${project}|${userId}`;
     const level = await cache.get(key, () =>
-      altforgeLevel(clients.altforge, project, userId, request.signal),
+      altforgeLevel(altforge, project, userId, request.signal),
     );
     return level >= ALTFORGE_LEVEL[needed]
       ? undefined

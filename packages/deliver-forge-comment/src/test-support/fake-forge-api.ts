@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
 
 export interface FakeComment {
   id: number;
@@ -76,11 +77,44 @@ export interface FakeForgeApi {
   setDiff(repo: string, number: number, files: FakeDiffFile[]): void;
   /** Every request, `METHOD /path`. */
   requests: string[];
+  /** The App's side, when started with `app`. */
+  app: FakeApp | undefined;
+  /** `https://127.0.0.1:<port>/api/v3`: what `platforms.forge.api_url` names. */
+  apiUrl: string;
   close(): Promise<void>;
 }
 
+/** The `owner/repo` a REST path or GraphQL call is about. */
+function repositoryOf(url: URL, text: string): string | undefined {
+  const rest = /^\/api\/v3\/repos\/([^/]+\/[^/]+)\//.exec(url.pathname);
+  if (rest) return rest[1];
+  if (url.pathname !== '/api/graphql') return undefined;
+  const { variables } = graphqlSchema.parse(JSON.parse(text));
+  const pullRequest = pullRequestVariables.safeParse(variables);
+  if (pullRequest.success) return `${pullRequest.data.owner}/${pullRequest.data.repo}`;
+  const comment = addCommentVariables.safeParse(variables);
+  return comment.success ? comment.data.input.subjectId.split('#')[0] : undefined;
+}
+
+/** The permissions of which one must be `write` for a call (reads need none beyond the scope). */
+function permissionNeeded(method: string, pathname: string, text: string): string[] | undefined {
+  if (pathname === '/api/graphql') {
+    return text.includes('addComment(') ? ['pull_requests'] : undefined;
+  }
+  if (method === 'GET') return undefined;
+  // Comments through the issues API, as the forge asks of an App: issues or pull requests.
+  if (pathname.includes('/issues/')) return ['issues'];
+  return ['pull_requests'];
+}
+
+export interface FakeForgeApiOptions {
+  /** Makes the fake a forge the App is installed on. */
+  app?: FakeAppOptions;
+}
+
 /** Starts the fake on a free port with a fresh self-signed certificate for 127.0.0.1. */
-export async function startFakeForgeApi(): Promise<FakeForgeApi> {
+export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Promise<FakeForgeApi> {
+  const app = options.app ? createFakeApp(options.app) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'fake-forge-'));
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
@@ -151,11 +185,23 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(value));
     };
-    if (req.headers.authorization !== `token ${token}`) {
-      return send(401, { message: 'Bad credentials' });
-    }
     let text = '';
     for await (const chunk of req) text += String(chunk);
+    const method = req.method ?? '';
+    if (app?.handle(method, url, text, req.headers.authorization, send)) return;
+    if (req.headers.authorization !== `token ${token}`) {
+      // An installation token: live, and scoped to the repository the call is about.
+      const grant = app?.grant(req.headers.authorization) ?? 'Bad credentials';
+      if (typeof grant === 'string') return send(401, { message: grant });
+      const repo = repositoryOf(url, text);
+      if (repo === undefined || !grant.repositories.includes(repo)) {
+        return send(404, { message: 'Not Found' });
+      }
+      const needs = permissionNeeded(method, url.pathname, text);
+      if (needs && !needs.some((name) => grant.permissions[name] === 'write')) {
+        return send(403, { message: 'Resource not accessible by integration' });
+      }
+    }
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
       const { query, variables } = graphqlSchema.parse(JSON.parse(text));
       // The pull request's node id is its comment list's key, so addComment finds it again.
@@ -269,6 +315,8 @@ export async function startFakeForgeApi(): Promise<FakeForgeApi> {
       diffs.set(`${repo}#${number}`, files);
     },
     requests,
+    app,
+    apiUrl: `https://127.0.0.1:${address.port}/api/v3`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });

@@ -34,9 +34,17 @@ async function validate(raw: unknown): Promise<void> {
   const routes = Object.keys(result.config?.platforms.webhook.extra.routes ?? {});
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ file: result.file, ok: result.problems.length === 0, routes, problems: result.problems }, null, 2)}\n`,
+      `${JSON.stringify({ file: result.file, ok: result.problems.length === 0, routes, problems: result.problems, warnings: result.warnings }, null, 2)}\n`,
     );
-  } else if (result.problems.length === 0) {
+    if (result.problems.length > 0) process.exitCode = 1;
+    return;
+  }
+  for (const warning of result.warnings) {
+    process.stderr.write(
+      `warning: ${warning.keyPath ? `${warning.keyPath}: ` : ''}${warning.message}\n`,
+    );
+  }
+  if (result.problems.length === 0) {
     process.stdout.write(`${okLine(result.file, result.exists, routes)}\n`);
   } else {
     for (const problem of result.problems)

@@ -7,6 +7,7 @@ import {
   resolveHome,
   storeProblems,
   type LoadedConfig,
+  type LoggedWarning,
 } from '@webhook-gateway/core/runtime';
 import { loadPlugins } from '../../builtin-plugins.js';
 import { gatewayProblems } from '../../config-check.js';
@@ -19,6 +20,8 @@ export interface ValidationResult {
   /** False when no file exists and the embedded defaults were checked. */
   exists: boolean;
   problems: ConfigProblem[];
+  /** What the gateway would warn about at start, though it would start. */
+  warnings: LoggedWarning[];
   /** The parsed config, when it parsed. */
   config?: GatewayConfig;
 }
@@ -34,19 +37,24 @@ export async function validateConfigFile(options: {
   try {
     loaded = await loadConfig({ home, configFile: options.config, loadPlugins });
   } catch (error) {
-    return { file, exists: fs.existsSync(file), problems: problemsFromError(error) };
+    return { file, exists: fs.existsSync(file), problems: problemsFromError(error), warnings: [] };
   }
   const exists = loaded.path !== undefined;
   let problems: ConfigProblem[];
+  const warnings: LoggedWarning[] = [];
   try {
     problems = await storeKindProblems(loaded);
     if (problems.length === 0) {
-      problems = await gatewayProblems(loaded.config, { home, plugins: loaded.plugins });
+      problems = await gatewayProblems(loaded.config, {
+        home,
+        plugins: loaded.plugins,
+        warnings,
+      });
     }
   } catch (error) {
     problems = problemsFromError(error);
   }
-  return { file, exists, problems, config: loaded.config };
+  return { file, exists, problems, warnings, config: loaded.config };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,6 +98,25 @@ describe('initConfigYaml', () => {
     const routes = config.platforms.webhook.extra.routes;
     expect(routes['pull-requests']?.deliver).toBe('forge_review');
     expect(routes['merge-requests']?.deliver).toBe('altforge_review');
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
+  it('offers the GitHub App block in comments that, uncommented, still validate', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    fs.writeFileSync(path.join(dir, 'app.pem'), privateKey, { mode: 0o600 });
+    const uncommented = text.replace(
+      /^ {2}# (forge:| {2}app:| {4}app_id:| {4}private_key_file:| {2}api_url:)/gm,
+      '  $1',
+    );
+    const config = await load(uncommented);
+    expect((config.platforms as Record<string, unknown>).forge).toMatchObject({
+      app: { app_id: 123456, private_key_file: 'app.pem' },
+      api_url: 'https://api.github.com',
+    });
     expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });
 

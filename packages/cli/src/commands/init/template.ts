@@ -107,5 +107,14 @@ platforms:
           # deliver_extra: { mode: update }
           # Or discussions on the changed lines (the agent's line comments):
           # deliver: altforge_review
+
+  # To comment as a GitHub App instead of a person's gh login: one App
+  # webhook for every repository it is installed on, and per delivery a token for that
+  # repository only, with only the permissions its route needs.
+  # forge:
+  #   app:
+  #     app_id: 123456
+  #     private_key_file: app.pem     # in this home, mode 0600; or private_key: \${GITHUB_APP_PRIVATE_KEY}
+  #   api_url: https://api.github.com # GitHub Enterprise Server: https://<host>/api/v3
 `;
 }

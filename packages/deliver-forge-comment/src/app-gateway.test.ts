@@ -1,0 +1,329 @@
+/**
+ * `platforms.forge.app` inside a whole gateway: the real `gh` posts as the App's installation
+ * against the TLS fake forge, which verifies each JWT with the App's public key, issues tokens and
+ * records what each exchange asked for. These tests hold the issue's measure: token exchanges for
+ * 50 deliveries to one repository (1) and to 5 repositories (5), with the permissions asked.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  definePlugin,
+  parseConfig,
+  type DeliveryRecord,
+  type JsonObject,
+} from '@webhook-gateway/core';
+import {
+  createGateway,
+  createLogger,
+  MemoryStore,
+  type Gateway,
+} from '@webhook-gateway/core/runtime';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import plugin from './index.js';
+import { appKeyPair, writeAppKey } from './test-support/app-key.js';
+import { isolateEnv } from './test-support/env.js';
+import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
+import { fixture } from './test-support/requests.js';
+import { trustFakeForge } from './test-support/trust-fake-forge.js';
+
+const APP_ID = 4242;
+const INSTALLATION = 77;
+const REPOS = ['acme/alpha', 'acme/beta', 'acme/gamma', 'acme/delta', 'acme/epsilon'];
+
+const echoRunner = definePlugin({
+  name: 'test-echo-runner',
+  setup({ hooks }) {
+    hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => ({
+      answer: `reviewed ${request.delivery.deliveryId}`,
+    }));
+  },
+});
+
+let forge: FakeForgeApi;
+let home: string;
+let store: MemoryStore;
+let gateway: Gateway | undefined;
+let restoreEnv: () => void;
+let untrust: () => void;
+let logger: ReturnType<typeof createLogger>;
+
+beforeAll(async () => {
+  forge = await startFakeForgeApi({
+    app: {
+      id: APP_ID,
+      slug: 'review-bot',
+      publicKey: appKeyPair().publicKey,
+      installations: [{ id: INSTALLATION, account: 'acme', repositories: REPOS }],
+    },
+  });
+  untrust = trustFakeForge(forge.certFile);
+});
+afterAll(async () => {
+  untrust();
+  await forge.close();
+});
+
+beforeEach(() => {
+  restoreEnv = isolateEnv();
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-app-gateway-'));
+  process.env.GH_CONFIG_DIR = path.join(home, 'gh-config');
+  process.env.SSL_CERT_FILE = forge.certFile;
+  store = new MemoryStore();
+  forge.app?.exchanges.splice(0);
+});
+
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+  fs.rmSync(home, { recursive: true, force: true });
+  restoreEnv();
+});
+
+async function startGateway(route: Record<string, unknown> = {}): Promise<string> {
+  const config = parseConfig(
+    {
+      agent: { runner: 'echo' },
+      platforms: {
+        webhook: {
+          extra: {
+            host: '127.0.0.1',
+            port: 0,
+            concurrency: 8,
+            rate_limit: 1000,
+            max_attempts: 2,
+            retry_backoff_ms: 10,
+            routes: {
+              app: {
+                secret: 'INSECURE_NO_AUTH',
+                deliver: 'forge_comment',
+                ...route,
+              },
+            },
+          },
+        },
+        forge: {
+          api_url: forge.apiUrl,
+          app: { app_id: APP_ID, private_key_file: writeAppKey(home) },
+          timeout_s: 30,
+        },
+      },
+    },
+    {},
+    [plugin],
+  );
+  logger = createLogger({ home, level: 'debug', tty: false });
+  gateway = await createGateway({
+    config,
+    home,
+    store,
+    log: logger.log,
+    plugins: [
+      { plugin, options: undefined },
+      { plugin: echoRunner, options: undefined },
+    ],
+  });
+  const { port } = await gateway.start();
+  return `http://127.0.0.1:${port}/webhooks/app`;
+}
+
+/** The opened-pull-request fixture for `repo` (`owner/name`) from the App's installation. */
+function pullRequestOn(repo: string, installation: JsonObject | null = { id: INSTALLATION }) {
+  const payload = fixture('forge/pull_request_opened.json');
+  const [owner = '', name = ''] = repo.split('/');
+  const repository = { ...(payload.repository as JsonObject), full_name: repo, name };
+  const base: JsonObject = { ...payload, repository, sender: { login: owner } };
+  if (installation === null) delete base.installation;
+  else base.installation = installation;
+  return base;
+}
+
+let sent = 0;
+async function post(url: string, event: string, payload: JsonObject): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'X-GitHub-Event': event,
+      'X-GitHub-Delivery': `app-${++sent}`,
+    },
+    body: JSON.stringify(payload),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** Waits until `count` deliveries are journaled and none is queued or running. */
+async function allFinished(count: number): Promise<DeliveryRecord[]> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const records = await store.list({ limit: 1000 });
+    const open = records.filter((r) => r.status === 'queued' || r.status === 'running');
+    if (records.length >= count && open.length === 0) return records;
+    if (Date.now() > deadline) throw new Error(`${open.length} of ${records.length} still open`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const COMMENT_PERMISSIONS = { contents: 'read', pull_requests: 'write' };
+
+describe('a gateway installed as a GitHub App', () => {
+  it(
+    'asks one token for 50 deliveries to one repository, scoped to it and to the comment permissions',
+    { timeout: 180_000 },
+    async () => {
+      const url = await startGateway();
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, () => post(url, 'pull_request', pullRequestOn('acme/alpha'))),
+      );
+      expect(statuses.every((status) => status === 202)).toBe(true);
+      const records = await allFinished(50);
+      expect(records.map((r) => r.status)).toEqual(Array(50).fill('delivered'));
+      expect(forge.comments('acme/alpha', 2)).toHaveLength(50);
+      expect(forge.app?.exchanges).toEqual([
+        {
+          installationId: INSTALLATION,
+          repositories: ['alpha'],
+          permissions: COMMENT_PERMISSIONS,
+          status: 201,
+        },
+      ]);
+      // No key, JWT or token in the log at debug level.
+      await gateway?.stop();
+      gateway = undefined;
+      logger.flush();
+      const log = fs.readFileSync(path.join(home, 'logs', 'gateway.log'), 'utf8');
+      expect(log).toContain('posted the answer as a pull request comment');
+      expect(log).not.toMatch(/ghs_|eyJ|PRIVATE KEY/);
+    },
+  );
+
+  it(
+    'asks one token per repository for 50 deliveries to 5 repositories',
+    { timeout: 180_000 },
+    async () => {
+      const url = await startGateway();
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          post(url, 'pull_request', pullRequestOn(REPOS[i % 5] ?? '')),
+        ),
+      );
+      await allFinished(50);
+      const exchanges = forge.app?.exchanges ?? [];
+      expect(exchanges).toHaveLength(5);
+      expect(exchanges.map((e) => e.repositories).sort()).toEqual(
+        REPOS.map((repo) => [repo.split('/')[1]]).sort(),
+      );
+      expect(exchanges.every((e) => e.status === 201)).toBe(true);
+      expect(new Set(exchanges.map((e) => JSON.stringify(e.permissions)))).toEqual(
+        new Set([JSON.stringify(COMMENT_PERMISSIONS)]),
+      );
+    },
+  );
+
+  it('asks issues: write too for the living comment, which goes through the issues API', async () => {
+    const url = await startGateway({ deliver_extra: { mode: 'update' } });
+    await post(url, 'pull_request', pullRequestOn('acme/beta'));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
+      { ...COMMENT_PERMISSIONS, issues: 'write' },
+    ]);
+  });
+
+  it('fails a delivery without installation.id as "not an App delivery", without retrying', async () => {
+    const url = await startGateway();
+    await post(url, 'pull_request', pullRequestOn('acme/alpha', null));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'failed' });
+    expect(record?.attempts).toBe(1);
+    expect(record?.lastError).toMatch(/not an App delivery/);
+    expect(forge.app?.exchanges).toEqual([]);
+  });
+
+  it('fails at once when the installation is unknown (404), naming it and the forge’s message', async () => {
+    const url = await startGateway();
+    await post(url, 'pull_request', pullRequestOn('acme/alpha', { id: 999 }));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'failed' });
+    expect(record?.attempts).toBe(1);
+    expect(record?.lastError).toMatch(/installation 999.*HTTP 404: Not Found/);
+  });
+
+  it('fails at once on a repository outside the installation (422)', async () => {
+    const url = await startGateway();
+    await post(url, 'pull_request', pullRequestOn('other/elsewhere'));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'failed' });
+    expect(record?.attempts).toBe(1);
+    expect(record?.lastError).toMatch(
+      /installation 77.*HTTP 422: There is at least one repository/,
+    );
+  });
+
+  it('does not retry a refused JWT (401)', async () => {
+    const url = await startGateway();
+    forge.app?.failExchanges(401, 'A JSON web token could not be decoded');
+    await post(url, 'pull_request', pullRequestOn('acme/alpha'));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'failed' });
+    expect(record?.attempts).toBe(1);
+    expect(record?.lastError).toMatch(
+      /installation 77.*HTTP 401: A JSON web token could not be decoded/,
+    );
+  });
+
+  it('retries after a 502 or a 429 from the token exchange', async () => {
+    const url = await startGateway({ max_attempts: 3 });
+    forge.app?.failExchanges(502, 'Server Error', 1);
+    await post(url, 'pull_request', pullRequestOn('acme/alpha'));
+    const [record] = await allFinished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.app?.exchanges.map((e) => e.status)).toEqual([502, 201]);
+  });
+
+  it('ignores comments by its own bot, <slug>[bot], read from GET /app', async () => {
+    const url = await startGateway({ events: ['issue_comment'] });
+    const payload = fixture('forge/issue_comment_created.on-pull-request.json');
+    const comment = {
+      ...(payload.comment as JsonObject),
+      user: { login: 'review-bot[bot]', type: 'Bot' },
+    };
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'X-GitHub-Event': 'issue_comment',
+        'X-GitHub-Delivery': 'own',
+      },
+      body: JSON.stringify({
+        ...payload,
+        comment,
+        sender: comment.user,
+        installation: { id: INSTALLATION },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ignored', reason: 'self' });
+  });
+
+  it('accepts and logs installation events without running them', async () => {
+    const url = await startGateway();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'X-GitHub-Event': 'installation_repositories',
+        'X-GitHub-Delivery': 'inst',
+      },
+      body: JSON.stringify({
+        action: 'added',
+        installation: { id: INSTALLATION, account: { login: 'acme' } },
+        repositories_added: [{ full_name: 'acme/zeta', name: 'zeta' }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ignored', reason: 'installation' });
+    expect(await store.list({})).toEqual([]);
+  });
+});
