@@ -197,7 +197,6 @@ export async function attemptDelivery(
           routeConfig,
           agent,
           home: deps.home,
-          credentials,
           log,
         });
         savePrompt({ prompt });
@@ -217,6 +216,7 @@ export async function attemptDelivery(
             routeConfig,
             agent,
             home: deps.home,
+            credentials,
             log,
             signal,
             reportAccounting: (accounting) => {

@@ -58,7 +58,13 @@ describe('plugin setup', () => {
     const settingsOf = (): never => {
       throw new Error('no dependencies');
     };
-    const base = { log: silentLogger(), home: '/tmp', config: bad, settings, settingsOf };
+    const base = {
+      log: silentLogger(),
+      home: '/tmp',
+      config: bad,
+      settings: () => settings,
+      settingsOf,
+    };
     const serve = async () =>
       plugin.setup({ ...base, hooks: createHooks(), serving: true }, plugin.options!.parse({}));
     await expect(serve()).rejects.toBeInstanceOf(ConfigError);

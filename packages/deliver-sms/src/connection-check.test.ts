@@ -32,7 +32,8 @@ function settings(apiBase: string, enabled = true) {
 }
 
 async function startWith(answer: FakeAnswer, enabled = true) {
-  fake = await startFakeService(() => answer);
+  const service = await startFakeService(() => answer);
+  fake = service;
   const capture = capturingLogger();
   const instance = await plugin.setup(
     {
@@ -41,7 +42,7 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       config: parseConfig({}, {}),
       home: '/tmp',
       serving: true,
-      settings: () => ({ sms: settings(fake.url, enabled) }),
+      settings: () => ({ sms: settings(service.url, enabled) }),
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },
