@@ -9,11 +9,7 @@ import { isMissing, lookupPath, type JsonObject } from './template.js';
 export type IgnoreReason = 'event' | 'action' | 'filter' | 'self' | 'bot' | 'command';
 
 /** True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. */
-export function eventMatches(
-  events: readonly string[],
-  event: string,
-  payload: JsonObject,
-): boolean {
+function eventMatches(events: readonly string[], event: string, payload: JsonObject): boolean {
   if (events.length === 0) return true;
   if (events.includes(event)) return true;
   return typeof payload.object_kind === 'string' && events.includes(payload.object_kind);

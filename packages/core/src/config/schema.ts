@@ -21,7 +21,7 @@ const allowedValuesSchema = z.union([scalarSchema, z.array(scalarSchema)]);
 const filterSchema = z.union([allowedValuesSchema, z.strictObject({ not: allowedValuesSchema })]);
 
 /** The forge roles a command route may ask of a commenter, weakest first. */
-export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
+const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
 /** The agent keys core reads itself: which runner runs, and how long a run may take. */
 const coreAgentShape = {
@@ -53,7 +53,7 @@ const hookIdSchema = z.union([z.int().positive(), z.literal('auto')]);
  * The forge hook a route receives from, whose delivery log `reconcile` reads: a repository's or
  * an organization's hook on the forge, or a project's hook on the altforge.
  */
-export const routeReconcileSchema = z.union([
+const routeReconcileSchema = z.union([
   z.strictObject({
     repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name'),
     hook_id: hookIdSchema,
@@ -163,8 +163,6 @@ function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
   });
 }
 
-export const webhookExtraSchema = webhookExtraSchemaOf(routeSchema);
-
 function platformsSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
   return z.strictObject({
     webhook: z
@@ -254,7 +252,7 @@ export interface AgentConfig {
 /** A route's `agent:` overrides: any key of the block, none defaulted. */
 export type AgentOverrides = Partial<AgentConfig>;
 export type RouteConfig = Omit<z.infer<typeof routeSchema>, 'agent'> & { agent?: AgentOverrides };
-export type WebhookSettings = Omit<z.infer<typeof webhookExtraSchema>, 'routes'> & {
+export type WebhookSettings = Omit<z.infer<ReturnType<typeof webhookExtraSchemaOf>>, 'routes'> & {
   routes: Record<string, RouteConfig>;
 };
 type CoreConfig = z.infer<ReturnType<typeof configSchemaOf>>;

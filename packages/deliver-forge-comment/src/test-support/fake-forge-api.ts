@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-export interface FakeComment {
+interface FakeComment {
   id: number;
   body: string;
 }
@@ -49,10 +49,10 @@ const reviewSchema = z.strictObject({
   ),
 });
 
-export type FakeReview = z.infer<typeof reviewSchema> & { id: number };
+type FakeReview = z.infer<typeof reviewSchema> & { id: number };
 
 /** One file of a pull request's diff: its patch as the forge lists it, and the lines it shows. */
-export interface FakeDiffFile {
+interface FakeDiffFile {
   filename: string;
   patch: string;
   /** The new-file lines the patch shows (added and context): where a review comment may sit. */
