@@ -4,7 +4,8 @@
  * Packs each once, then
  *   - publint (strict) on each tarball: package.json fields, exports, files;
  *   - @arethetypeswrong/cli on each tarball with importable entries: types resolve per entry;
- *   - knip on the repository: no unused file, no unused or undeclared dependency or binary.
+ *   - knip on the repository: no unused file, export, exported type or duplicate export, no unused or
+ *     undeclared dependency or binary.
  * Runs every check, prints what failed, and exits 1 if anything did.
  */
 import { spawnSync } from 'node:child_process';
@@ -64,7 +65,10 @@ try {
 
 // tsconfig.build.json maps each package's dist/ entries back to src/.
 const knipArgs = ['--tsConfig', 'tsconfig.build.json'];
-knipArgs.push('--include', 'files,dependencies,unlisted,binaries,unresolved');
+knipArgs.push(
+  '--include',
+  'files,dependencies,unlisted,binaries,unresolved,exports,types,duplicates',
+);
 if (passes(bin('knip'), knipArgs)) console.log('repository: knip');
 else failed.push('knip');
 

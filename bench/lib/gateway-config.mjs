@@ -2,7 +2,7 @@
 import { BENCH_SECRET } from './payload.mjs';
 
 export const ROUTE = 'bench';
-export const PROMPT = 'Review PR #{number}: {pull_request.title}';
+const PROMPT = 'Review PR #{number}: {pull_request.title}';
 
 /**
  * The default embedded store (SQLite journal at `<home>/state.db`), the `log` target and the

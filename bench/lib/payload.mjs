@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BENCH_SECRET = 'bench-secret-not-for-production-0123456789';
-export const PAYLOAD_BYTES = 6 * 1024;
+const PAYLOAD_BYTES = 6 * 1024;
 const NUMBER_MARK = 987654321;
 
 /** @param {Record<string, unknown>} repo */

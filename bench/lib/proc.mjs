@@ -11,7 +11,7 @@ import { repoRoot } from './payload.mjs';
 export const cliPath = path.join(repoRoot, 'packages/cli/dist/bin.js');
 const GATEWAY_LISTENING = /\[webhook\] Listening on (\S+):(\d+)/;
 /** The bench servers print this line (same shape, so one timing rule fits all). */
-export const SERVER_LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
+const SERVER_LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
 
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();

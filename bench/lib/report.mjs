@@ -8,9 +8,9 @@ import path from 'node:path';
 import { repoRoot } from './payload.mjs';
 
 export const README = path.join(repoRoot, 'bench/README.md');
-export const START_MARK =
+const START_MARK =
   '<!-- bench:generated:start (written by `npm run bench`; edits here are lost) -->';
-export const END_MARK = '<!-- bench:generated:end -->';
+const END_MARK = '<!-- bench:generated:end -->';
 
 /** What the machine is; the load average tells whether something else was running. */
 export function describeMachine() {

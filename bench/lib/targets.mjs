@@ -71,7 +71,7 @@ export const TARGETS = [
  * the stack alone costs over the bare receiver).
  * @type {Target[]}
  */
-export const STARTUP_REFERENCES = [
+const STARTUP_REFERENCES = [
   {
     id: 'libraries',
     label:

@@ -20,7 +20,7 @@ import {
 import { summarizeRss } from './slow-agent.mjs';
 
 /** The capped variant's V8 flag: old generation at most 96 MiB. */
-export const HEAP_CAP = '--max-old-space-size=96';
+const HEAP_CAP = '--max-old-space-size=96';
 
 /**
  * @param {{ deliveries: number, connections: number }} settings

@@ -9,14 +9,14 @@ import path from 'node:path';
 import { progress } from '../lib/log.mjs';
 import { repoRoot } from '../lib/payload.mjs';
 
-export const REDIS_SCRIPT = path.join(repoRoot, 'bench/redis.mjs');
+const REDIS_SCRIPT = path.join(repoRoot, 'bench/redis.mjs');
 
 /**
  * Rows from JSON text: one array, or one object per line (other lines are ignored).
  * @param {string} stdout
  * @returns {{ scenario: string, requestsPerSecond: number, p50Ms: number, p99Ms: number }[]}
  */
-export function parseRows(stdout) {
+function parseRows(stdout) {
   /** @type {unknown[]} */
   let candidates;
   try {

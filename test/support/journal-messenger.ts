@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the fake did with one message. */
-export type MessageOutcome =
+type MessageOutcome =
   /** Answered `{"ok":true}`: the target took it. */
   | 'acknowledged'
   /** Answered HTTP 500. */
@@ -17,7 +17,7 @@ export type MessageOutcome =
   /** The sender hung up while the message was held: it was never acknowledged. */
   | 'dropped';
 
-export interface SlackMessage {
+interface SlackMessage {
   channel: string;
   text: string;
   authorization: string | undefined;

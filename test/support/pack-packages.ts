@@ -17,7 +17,7 @@ export interface PackedPackage {
 }
 
 /** The folders of packages/ whose package.json is not `private`. */
-export function publicPackageDirs(): string[] {
+function publicPackageDirs(): string[] {
   const root = path.join(repoRoot, 'packages');
   return fs
     .readdirSync(root)

@@ -46,7 +46,7 @@ export interface PackedPackage {
 }
 
 /** Every workspace under packages/ that is not private, with its manifest. */
-export function publicPackages(): { dir: string; manifest: PackageManifest }[] {
+function publicPackages(): { dir: string; manifest: PackageManifest }[] {
   const packagesDir = path.join(repoRoot, 'packages');
   return fs
     .readdirSync(packagesDir)

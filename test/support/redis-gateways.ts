@@ -29,7 +29,7 @@ export interface RoleProcess {
 }
 
 /** The CLI the processes run (another build with `WG_E2E_CLI`). */
-export const roleCliPath = process.env.WG_E2E_CLI ?? cliPath;
+const roleCliPath = process.env.WG_E2E_CLI ?? cliPath;
 
 /** Spawns `webhook-gateway gateway --role <role> --config <file>` in a new home. */
 export async function startRole(

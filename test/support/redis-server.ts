@@ -6,5 +6,4 @@ export {
   deleteKeys,
   findTestRedis,
   uniquePrefix,
-  type TestRedis,
 } from '../../packages/store-redis/src/test-support/redis.js';

@@ -78,7 +78,7 @@ function describeNetworkError(error: unknown): string {
 }
 
 /** The upstream's answer as an attempt's outcome: a completion, or what went wrong. */
-export function interpretAnswer(
+function interpretAnswer(
   where: string,
   status: number,
   retryAfter: string | null,

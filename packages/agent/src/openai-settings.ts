@@ -49,7 +49,7 @@ export function openAIConfigProblems(block: AgentConfig): string[] {
 }
 
 /** The API key from `process.env[agent.api_key_env]`; the error names the variable, never a value. */
-export function apiKeyFrom(block: AgentConfig, env: NodeJS.ProcessEnv): string | undefined {
+function apiKeyFrom(block: AgentConfig, env: NodeJS.ProcessEnv): string | undefined {
   const name = agentSettings(block).api_key_env;
   if (!name) return undefined;
   const value = env[name];

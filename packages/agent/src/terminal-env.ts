@@ -6,7 +6,7 @@ import type { Credentials } from '@webhook-gateway/core';
 import type { TerminalConfig } from './agent-settings.js';
 
 /** Variables every command gets when the gateway has them. */
-export const BASE_ENV_ALLOWLIST: readonly string[] = Object.freeze([
+const BASE_ENV_ALLOWLIST: readonly string[] = Object.freeze([
   'PATH',
   'HOME',
   'LANG',

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /** `<home>/work/<journal id>`; anything but `[A-Za-z0-9._-]` in the id becomes `_`. */
-export function workDirPath(home: string, journalId: string): string {
+function workDirPath(home: string, journalId: string): string {
   const safe = journalId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   return path.join(home, 'work', safe || '_');
 }

@@ -49,7 +49,7 @@ export function cliInstallAt(packageDir: string): CliInstall {
 }
 
 /** The running CLI's install (its package folder is the parent of dist/). */
-export function runningCliInstall(): CliInstall {
+function runningCliInstall(): CliInstall {
   const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   return cliInstallAt(fs.realpathSync(packageDir));
 }

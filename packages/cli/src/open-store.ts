@@ -17,7 +17,7 @@ import { pinCoreToCli } from './core-pin.js';
  * the module of each one's plugin. Loaded only when config names the kind and no listed plugin
  * provides it, from the same places as any plugin.
  */
-export const SEPARATE_STORES: Readonly<Partial<Record<StoreConfig['kind'], string>>> = {
+const SEPARATE_STORES: Readonly<Partial<Record<StoreConfig['kind'], string>>> = {
   redis: '@webhook-gateway/store-redis/plugin',
 };
 

@@ -56,7 +56,7 @@ export type AttemptResult =
   | { status: 'missing' };
 
 /** An error a retry cannot fix (a malformed target, say): the delivery fails at once. */
-export function isPermanentError(error: unknown): boolean {
+function isPermanentError(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
@@ -65,11 +65,7 @@ export function isPermanentError(error: unknown): boolean {
 }
 
 /** The delay before attempt `attempt + 1`: exponential, capped at 10 minutes, with jitter. */
-export function backoffDelay(
-  attempt: number,
-  baseMs: number,
-  random: () => number = Math.random,
-): number {
+function backoffDelay(attempt: number, baseMs: number, random: () => number = Math.random): number {
   const exponential = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
   return Math.round(exponential * (0.5 + random() * 0.5));
 }

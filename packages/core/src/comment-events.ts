@@ -33,7 +33,7 @@ export function isCommentEvent(event: string, payload: JsonObject): boolean {
 }
 
 /** The comment's text: `comment.body` (forge) or `object_attributes.note` (altforge). */
-export function commentBody(event: string, payload: JsonObject): string | undefined {
+function commentBody(event: string, payload: JsonObject): string | undefined {
   if (FORGE_COMMENT_EVENTS.has(event)) return text(payload, 'comment.body');
   if (isAltforgeNote(event, payload)) return text(payload, 'object_attributes.note');
   return undefined;

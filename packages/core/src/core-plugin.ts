@@ -9,7 +9,7 @@ import { definePlugin } from './plugin.js';
 import { budgetRefusal, utcDayStart } from './route-budget.js';
 import { routeIgnoreReason } from './route-filter.js';
 
-export const CORE_PLUGIN_NAME = '@webhook-gateway/core';
+const CORE_PLUGIN_NAME = '@webhook-gateway/core';
 
 export const corePlugin = definePlugin({
   name: CORE_PLUGIN_NAME,

@@ -22,7 +22,7 @@ export function jsonTextSchema<T extends z.ZodType>(schema: T) {
 
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 
-export const attemptRecordSchema = z.object({
+const attemptRecordSchema = z.object({
   attempt: z.number().int(),
   startedAt: z.number(),
   finishedAt: z.number().nullable(),

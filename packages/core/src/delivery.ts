@@ -4,7 +4,7 @@ import type { JsonObject } from './template.js';
 
 /**
  * Every status a journal row can have; stores, schemas and listings read this one list.
- * `denied` and `over_budget` end a delivery before its agent runs (see `REFUSED_STATUSES`).
+ * `denied` and `over_budget` end a delivery before its agent runs (see `RefusedStatus`).
  * `superseded`: ended before it ever ran, because a newer delivery for the same route and pull or
  * merge request arrived on a route with `supersede: true` (its `supersededBy` names that one).
  * `silent`: the answer was exactly `[SILENT]` (after trimming), so nothing was sent.
@@ -22,8 +22,7 @@ export const DELIVERY_STATUSES = [
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The statuses of a delivery the worker refused to run: the commenter's permission, a budget. */
-export const REFUSED_STATUSES = ['denied', 'over_budget'] as const;
-export type RefusedStatus = (typeof REFUSED_STATUSES)[number];
+export type RefusedStatus = 'denied' | 'over_budget';
 
 /** How a delivery that ran ends well: its answer sent, or `silent` (nothing to send). */
 export type DeliveredStatus = 'delivered' | 'silent';

@@ -2,13 +2,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonObject } from './template.js';
 
-export const FORGE_EVENT_HEADERS = ['x-forge-event', 'x-github-event'] as const;
+const FORGE_EVENT_HEADERS = ['x-forge-event', 'x-github-event'] as const;
 export const FORGE_SIGNATURE_HEADERS = ['x-forge-signature-256', 'x-hub-signature-256'] as const;
-export const FORGE_DELIVERY_HEADERS = ['x-forge-delivery', 'x-github-delivery'] as const;
+const FORGE_DELIVERY_HEADERS = ['x-forge-delivery', 'x-github-delivery'] as const;
 export const ALTFORGE_TOKEN_HEADERS = ['x-altforge-token', 'x-gitlab-token'] as const;
-export const ALTFORGE_EVENT_HEADERS = ['x-altforge-event', 'x-gitlab-event'] as const;
-export const ALTFORGE_DELIVERY_HEADERS = ['idempotency-key', 'x-gitlab-event-uuid'] as const;
-export const FALLBACK_DELIVERY_HEADER = 'x-request-id';
+const ALTFORGE_EVENT_HEADERS = ['x-altforge-event', 'x-gitlab-event'] as const;
+const ALTFORGE_DELIVERY_HEADERS = ['idempotency-key', 'x-gitlab-event-uuid'] as const;
+const FALLBACK_DELIVERY_HEADER = 'x-request-id';
 
 /**
  * The bytes a header value arrived as. Node decodes header bytes as latin-1, so a secret a sender

@@ -8,7 +8,7 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /** How often the load is sampled. */
-export const PRESSURE_WINDOW_MS = 100;
+const PRESSURE_WINDOW_MS = 100;
 /** Event-loop utilisation above which the process counts as busy. */
 const BUSY_UTILIZATION = 0.9;
 /** Accepted deliveries per window below which intake is not what keeps it busy (160/s). */

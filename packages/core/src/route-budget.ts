@@ -11,7 +11,7 @@ import type { Store } from './store.js';
 const DAY_MS = 86_400_000;
 
 /** How many journal rows of a route one check reads at most (newest first). */
-export const BUDGET_SCAN_LIMIT = 10_000;
+const BUDGET_SCAN_LIMIT = 10_000;
 
 /** 00:00 UTC of the day `now` is in. */
 export function utcDayStart(now: number): number {

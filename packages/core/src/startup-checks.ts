@@ -24,7 +24,7 @@ export function isLoopbackHost(host: string): boolean {
 const ROUTES = 'platforms.webhook.extra.routes';
 
 /** A route without a secret, INSECURE_NO_AUTH on a public bind. */
-export function securityProblems(config: GatewayConfig): ConfigProblem[] {
+function securityProblems(config: GatewayConfig): ConfigProblem[] {
   const settings = config.platforms.webhook.extra;
   const problems: ConfigProblem[] = [];
   for (const [name, route] of Object.entries(settings.routes)) {

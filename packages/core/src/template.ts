@@ -15,7 +15,7 @@ export type JsonObject = { [key: string]: unknown };
 const MISSING = Symbol('missing');
 
 /** The reserved placeholder prefix whose values come from the gateway, not the payload. */
-export const GATEWAY_PREFIX = '_gateway.';
+const GATEWAY_PREFIX = '_gateway.';
 
 /**
  * Values for `{_gateway.<key>}` placeholders, keyed without the prefix (`route`, `command.name`).
@@ -60,7 +60,7 @@ export function isMissing(value: unknown): boolean {
 }
 
 /** Strings as they are; numbers, booleans and null as JSON; objects and arrays as 2-space JSON. */
-export function formatValue(value: unknown): string {
+function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return 'null';
   if (typeof value === 'object' && value !== null) return safeStringify(value, 2);
@@ -68,7 +68,7 @@ export function formatValue(value: unknown): string {
 }
 
 /** JSON.stringify that never throws (a payload nested too deeply for the stack, a BigInt). */
-export function safeStringify(value: unknown, indent: number): string {
+function safeStringify(value: unknown, indent: number): string {
   try {
     return JSON.stringify(value, null, indent) ?? 'null';
   } catch (error) {

@@ -49,7 +49,7 @@ export interface WorkerPoolOptions {
  * How many queued deliveries the pool holds in memory. A backlog beyond it stays in the journal
  * only, and the poll loads it as the held ones run: memory stays flat however long the backlog.
  */
-export const MAX_HELD = 5_000;
+const MAX_HELD = 5_000;
 
 /** Rows read from the journal per query when polling. */
 const POLL_PAGE = 1_000;

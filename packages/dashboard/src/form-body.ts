@@ -3,7 +3,7 @@ import { koaBody } from 'koa-body';
 import { z } from 'zod';
 
 /** A login or replay form is a few hundred bytes; anything bigger is not one of ours. */
-export const MAX_FORM_BYTES = 16_384;
+const MAX_FORM_BYTES = 16_384;
 
 /** The 4xx status raw-body and inflation give a body they refuse (413: too large). */
 const refusalSchema = z.object({ status: z.int().min(400).max(499) });

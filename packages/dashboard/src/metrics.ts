@@ -7,7 +7,7 @@ import type { AttemptEvent, QueueStats, ReconcileEvent, RequestEvent } from '@we
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The route label of requests to a route that does not exist. */
-export const UNKNOWN_ROUTE_LABEL = '';
+const UNKNOWN_ROUTE_LABEL = '';
 
 /** Seconds; agent runs range from a dry run to the 600 s default timeout. */
 const RUN_BUCKETS_S = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];

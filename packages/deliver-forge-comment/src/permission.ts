@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { askForgeApi, ForgeApiError, type ApiClient } from './forge-api.js';
 
 /** The role a command route asks for (`command_permission`), weakest first. */
-export type CommandPermission = 'write' | 'maintain' | 'admin';
+type CommandPermission = 'write' | 'maintain' | 'admin';
 
 /** The forge's roles, by rank (`role_name`; older servers give only `permission`). */
 const FORGE_ROLE_RANK: Readonly<Record<string, number>> = {
@@ -34,7 +34,7 @@ const ALTFORGE_LEVEL: Readonly<Record<CommandPermission, number>> = {
 };
 
 /** How long an answer is trusted. */
-export const PERMISSION_CACHE_MS = 5 * 60_000;
+const PERMISSION_CACHE_MS = 5 * 60_000;
 
 const forgePermission = z.object({
   permission: z.string(),

@@ -36,7 +36,7 @@ const SLACK_HINTS: Readonly<Record<string, string>> = {
 };
 
 /** Slack's error code, with what to do when we know. */
-export function describeSlackError(code: string): string {
+function describeSlackError(code: string): string {
   const hint = SLACK_HINTS[code];
   return hint ? `${code} (${hint})` : code;
 }

@@ -44,7 +44,7 @@ function accountUrl(credentials: TwilioCredentials): string {
 }
 
 /** Twilio's error in its own words: message, code and where it explains the code. */
-export function describeTwilioError(answer: ServiceAnswer): string {
+function describeTwilioError(answer: ServiceAnswer): string {
   const parsed = twilioErrorSchema.safeParse(answer.body).data;
   if (!parsed) return `HTTP ${answer.status}, unexpected answer: ${bodyExcerpt(answer.body)}`;
   const details = [

@@ -23,7 +23,7 @@ const hookSchema = z.object({ id: z.number(), config: z.object({ url: z.string()
 /** `repos/octo/repo` or `orgs/acme`. */
 export type ForgeOwner = { repo: string } | { org: string };
 
-export function forgeOwnerPath(owner: ForgeOwner): string {
+function forgeOwnerPath(owner: ForgeOwner): string {
   return 'repo' in owner ? `repos/${owner.repo}` : `orgs/${owner.org}`;
 }
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { QUEUE_NAME } from './keys.js';
 import type { ResolvedRedisOptions } from './options.js';
 
-export const DELIVERY_JOB_NAME = 'delivery';
+const DELIVERY_JOB_NAME = 'delivery';
 
 /** The job's data, checked when a worker reads it back. */
 export const jobDataSchema = z.object({ id: z.string().min(1), seq: z.number().int() });

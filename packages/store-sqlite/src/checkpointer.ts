@@ -35,7 +35,7 @@ const STORE_COMMITTING = 1;
 const WORKER_FINISHING = 2;
 
 /** The log's size past which the worker truncates it whatever it costs the commits waiting. */
-export const MAX_LOG_BYTES = 1024 * 1024 * 1024;
+const MAX_LOG_BYTES = 1024 * 1024 * 1024;
 
 /** How long `stop()` waits for the worker's last checkpoint before terminating it. */
 const STOP_TIMEOUT_MS = 5_000;

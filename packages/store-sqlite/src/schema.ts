@@ -197,7 +197,7 @@ const supersededStatus: Migration = (db) => {
  * indexes, trigger and view re-created from their stored SQL. A later status addition calls it
  * again with the longer list.
  */
-export function allowStatuses(db: Database.Database, statuses: readonly string[]): void {
+function allowStatuses(db: Database.Database, statuses: readonly string[]): void {
   const objects = db
     .prepare<[]>(
       `SELECT type, name, sql FROM sqlite_schema

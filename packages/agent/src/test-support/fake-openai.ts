@@ -39,7 +39,7 @@ export interface RecordedRequest {
 }
 
 /** One scripted answer. */
-export interface ScriptedResponse {
+interface ScriptedResponse {
   status?: number;
   headers?: Record<string, string>;
   /** Sent as JSON; a string is sent as it is. */

@@ -16,7 +16,7 @@ export function canonicalName(name: string, aliases: Readonly<Record<string, str
 const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 /** The forge roles a command route may ask of a commenter, weakest first. */
-export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
+const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
 /** The runner of notify-only routes: the rendered template is the answer, and no model runs. */
 export const NO_RUNNER = 'none';
@@ -51,7 +51,7 @@ const hookIdSchema = z.union([z.int().positive(), z.literal('auto')]);
  * The forge hook a route receives from, whose delivery log `reconcile` reads: a repository's or
  * an organization's hook on the forge, or a project's hook on the altforge.
  */
-export const routeReconcileSchema = z.union([
+const routeReconcileSchema = z.union([
   z.strictObject({
     repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name'),
     hook_id: hookIdSchema,
@@ -166,8 +166,6 @@ function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
   });
 }
 
-export const webhookExtraSchema = webhookExtraSchemaOf(routeSchema);
-
 function platformsSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
   return z.strictObject({
     webhook: z
@@ -257,7 +255,7 @@ export interface AgentConfig {
 /** A route's `agent:` overrides: any key of the block, none defaulted. */
 export type AgentOverrides = Partial<AgentConfig>;
 export type RouteConfig = Omit<z.infer<typeof routeSchema>, 'agent'> & { agent?: AgentOverrides };
-export type WebhookSettings = Omit<z.infer<typeof webhookExtraSchema>, 'routes'> & {
+export type WebhookSettings = Omit<z.infer<ReturnType<typeof webhookExtraSchemaOf>>, 'routes'> & {
   routes: Record<string, RouteConfig>;
 };
 type CoreConfig = z.infer<ReturnType<typeof configSchemaOf>>;

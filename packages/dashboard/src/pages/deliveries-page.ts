@@ -6,7 +6,7 @@ import { deliveryStatuses, type DeliveriesQuery } from '../inputs.js';
 import { page, statusBadge } from './layout.js';
 
 /** The query string of a filter, `?` included (empty when nothing is filtered). */
-export function filterQuery(filter: DeliveriesQuery): string {
+function filterQuery(filter: DeliveriesQuery): string {
   const params = new URLSearchParams();
   if (filter.route) params.set('route', filter.route);
   if (filter.status) params.set('status', filter.status);

@@ -1,7 +1,7 @@
 /** The frame of every dashboard page: head, skip link, navigation, log-out button. */
 import { html, type SafeHtml } from '../html.js';
 
-export type Section = 'deliveries' | 'overview' | 'routes' | 'login';
+type Section = 'deliveries' | 'overview' | 'routes' | 'login';
 
 export interface PageFrame {
   title: string;

@@ -16,14 +16,14 @@ export const RECORDED_ENV = [
   'GITLAB_HOST',
 ] as const;
 
-export interface RecordedCall {
+interface RecordedCall {
   argv: string[];
   stdin: string;
   env: Partial<Record<(typeof RECORDED_ENV)[number], string>>;
 }
 
 /** What the fake does on its next calls. */
-export type FakeBehaviour =
+type FakeBehaviour =
   | { mode: 'ok'; stdout?: string }
   /** Exits with `exitCode` and `stderr`; with `onCall`, only that call (1-based) fails. */
   | { mode: 'fail'; exitCode: number; stderr: string; onCall?: number }

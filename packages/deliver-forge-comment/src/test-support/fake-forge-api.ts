@@ -16,7 +16,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
 
-export interface FakeComment {
+interface FakeComment {
   id: number;
   body: string;
 }
@@ -50,10 +50,10 @@ const reviewSchema = z.strictObject({
   ),
 });
 
-export type FakeReview = z.infer<typeof reviewSchema> & { id: number };
+type FakeReview = z.infer<typeof reviewSchema> & { id: number };
 
 /** One file of a pull request's diff: its patch as the forge lists it, and the lines it shows. */
-export interface FakeDiffFile {
+interface FakeDiffFile {
   filename: string;
   patch: string;
   /** The new-file lines the patch shows (added and context): where a review comment may sit. */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export interface FakeNote {
+interface FakeNote {
   id: number;
   body: string;
 }

@@ -19,7 +19,7 @@ export interface FakeMergeRequest {
 }
 
 /** What the fake keeps of one merge request. */
-export interface FakeMergeRequestState {
+interface FakeMergeRequestState {
   discussions: { body: string; position: Record<string, unknown> }[];
   notes: string[];
 }

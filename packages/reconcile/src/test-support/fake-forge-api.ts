@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loopbackCertificate } from './tls.js';
 
-export interface FakeHook {
+interface FakeHook {
   /** `repos/octo/repo` or `orgs/acme`. */
   owner: string;
   id: number;
@@ -19,7 +19,7 @@ export interface FakeHook {
   secret: string;
 }
 
-export interface FakeDelivery {
+interface FakeDelivery {
   id: number;
   guid: string;
   delivered_at: string;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export interface FakeGlabEvent {
+interface FakeGlabEvent {
   id: number;
   url: string;
   trigger: string;

@@ -43,7 +43,7 @@ function countingRunner(runs: Map<string, number>): GatewayPlugin<unknown> {
 }
 
 /** Parses a config with every plugin these tests load. */
-export function reconcileConfig(raw: Record<string, unknown>): GatewayConfig {
+function reconcileConfig(raw: Record<string, unknown>): GatewayConfig {
   return parseConfig(raw, {}, [forgeComment, reconcile, forgeAuth, altforgeAuth]);
 }
 

@@ -23,7 +23,7 @@ export interface TestRedis {
 }
 
 /** True when a Redis on `port` answers PING within `timeoutMs`. */
-export function pingRedis(port: number, timeoutMs = 500): Promise<boolean> {
+function pingRedis(port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: HOST, port });
     let answer = '';

@@ -13,8 +13,7 @@ import {
   listOptionsSchema,
   parseDeliveryIdArgument,
   parseOptions,
-  replayOptionsSchema,
-  showOptionsSchema,
+  deliveryOptionsSchema,
 } from './options.js';
 import { findDelivery, replayDelivery, type ReplayResult } from './replay.js';
 import { formatDeliveryDetail } from './show-format.js';
@@ -53,7 +52,7 @@ async function listDeliveries(rawOptions: unknown): Promise<void> {
 
 async function showDelivery(rawId: unknown, rawOptions: unknown): Promise<void> {
   const id = parseDeliveryIdArgument(rawId);
-  const options = parseOptions(showOptionsSchema, rawOptions);
+  const options = parseOptions(deliveryOptionsSchema, rawOptions);
   const record = await withJournal(options, (store) => findDelivery(store, id));
   if (options.json) printJson(deliveryDetail(record));
   else print(formatDeliveryDetail(record));
@@ -69,7 +68,7 @@ function replayLine(result: ReplayResult): string {
 
 async function replay(rawId: unknown, rawOptions: unknown): Promise<void> {
   const id = parseDeliveryIdArgument(rawId);
-  const options = parseOptions(replayOptionsSchema, rawOptions);
+  const options = parseOptions(deliveryOptionsSchema, rawOptions);
   const result = await withJournal(options, (store) => replayDelivery(store, id, Date.now()));
   if (options.json) printJson({ replayed: result.replayed, ...deliverySummary(result.record) });
   else print(replayLine(result));

@@ -11,7 +11,7 @@ import type { HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 
 /** The SQLite file the config names (`store.path` relative to the home, else `state.db`). */
-export function sqliteJournalPath(store: StoreConfig, home: string): string {
+function sqliteJournalPath(store: StoreConfig, home: string): string {
   return path.resolve(home, store.path ?? 'state.db');
 }
 

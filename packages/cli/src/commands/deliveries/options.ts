@@ -46,19 +46,14 @@ export const listOptionsSchema = z.object({
   json: z.boolean().default(false),
 });
 
-export const showOptionsSchema = z.object({ ...homeShape, json: z.boolean().default(false) });
-
-export const replayOptionsSchema = showOptionsSchema;
+/** The options of `show` and `replay`: the home and `--json`. */
+export const deliveryOptionsSchema = z.object({ ...homeShape, json: z.boolean().default(false) });
 
 /** The id argument of `show` and `replay`: a journal id or the sender's delivery id. */
-export const deliveryIdArgumentSchema = z
+const deliveryIdArgumentSchema = z
   .string()
   .trim()
   .min(1, { error: 'the delivery id must not be empty' });
-
-export type ListOptions = z.infer<typeof listOptionsSchema>;
-export type ShowOptions = z.infer<typeof showOptionsSchema>;
-export type ReplayOptions = z.infer<typeof replayOptionsSchema>;
 
 /** `limit` → `--limit`, for messages that read like the command line. */
 function optionFlag(key: PropertyKey | undefined): string {

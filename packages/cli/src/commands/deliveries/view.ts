@@ -12,7 +12,7 @@ import type {
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
 /** A time in ms since the epoch as ISO 8601 text, or null. */
-export function isoTime(ms: number | null): string | null {
+function isoTime(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
@@ -38,7 +38,7 @@ export interface DeliverySummary {
 }
 
 /** One attempt in `deliveries show --json`. */
-export interface AttemptView {
+interface AttemptView {
   attempt: number;
   startedAt: string;
   finishedAt: string | null;

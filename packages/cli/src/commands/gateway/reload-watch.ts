@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** How long the file must be quiet before a change counts (editors write in several steps). */
-export const DEFAULT_DEBOUNCE_MS = 200;
+const DEFAULT_DEBOUNCE_MS = 200;
 
 export interface WatchOptions {
   debounceMs?: number;

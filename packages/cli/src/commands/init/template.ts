@@ -4,7 +4,7 @@
 export const SCHEMA_FILE_NAME = 'config.schema.json';
 
 /** The default port of the webhook receiver (`docs/configuration.md#platformswebhook`). */
-export const INIT_PORT = 8644;
+const INIT_PORT = 8644;
 
 /**
  * The config file text: loopback bind, the generated secret as a literal (the file is written

@@ -19,7 +19,7 @@ export function pluginKeyOf(packageName: string): string {
   return /^[a-z]/.test(key) ? key : `p${key}`;
 }
 
-export function pluginNames(packageName: string): PluginNames {
+function pluginNames(packageName: string): PluginNames {
   const key = pluginKeyOf(packageName);
   return { packageName, key, slice: key.replace(/-/g, '_') };
 }

@@ -16,14 +16,14 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 export const DEFAULT_SINCE = '24h';
 
 /** `90s`, `30m`, `24h`, `3d` → milliseconds. */
-export const durationSchema = z
+const durationSchema = z
   .string()
   .trim()
   .regex(/^\d+[smhd]$/, { error: 'must be a number and a unit: s, m, h or d (for example 24h)' })
   .transform((text) => Number(text.slice(0, -1)) * (UNIT_MS[text.slice(-1)] ?? 0))
   .pipe(z.number().positive({ error: 'must be more than 0' }));
 
-export const reconcileOptionsSchema = z.object({
+const reconcileOptionsSchema = z.object({
   home: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
   route: z.string().min(1, { error: 'must not be empty' }).optional(),

@@ -12,10 +12,9 @@ import { isInstalledTarget, subscriptionProblems } from './check.js';
 import { hasStaticRoute, loadWebhookContext, withStore } from './context.js';
 import { formatSubscriptionList, subscriptionView } from './list-format.js';
 import {
-  listOptionsSchema,
+  homeOptionsSchema,
   parseName,
   parseOptions,
-  removeOptionsSchema,
   subscribeOptionsSchema,
   testOptionsSchema,
   type SubscribeOptions,
@@ -129,7 +128,7 @@ function staticRouteNames(context: CommandContext): Set<string> {
 }
 
 async function list(raw: unknown): Promise<void> {
-  const options = parseOptions(listOptionsSchema, raw);
+  const options = parseOptions(homeOptionsSchema, raw);
   const context = await loadWebhookContext(options);
   const subscriptions = await withStore(context, (store) => store.listSubscriptions());
   subscriptions.sort((a, b) => a.name.localeCompare(b.name));
@@ -149,7 +148,7 @@ async function list(raw: unknown): Promise<void> {
 
 async function remove(nameArgument: string, raw: unknown): Promise<void> {
   const name = parseName(nameArgument);
-  const options = parseOptions(removeOptionsSchema, raw);
+  const options = parseOptions(homeOptionsSchema, raw);
   const context = await loadWebhookContext(options);
   const removed = await withStore(context, (store) => store.removeSubscription(name));
   if (!removed)

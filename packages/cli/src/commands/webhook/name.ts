@@ -1,7 +1,7 @@
 /** The names a dynamic subscription may have: they end up in `/webhooks/<name>`. */
 
 /** Lowercase letters, digits, `_` and `-`, starting with a letter or digit. */
-export const SUBSCRIPTION_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const SUBSCRIPTION_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** Why `name` cannot name a subscription, or undefined when it can. */
 export function subscriptionNameProblem(name: string): string | undefined {

@@ -33,9 +33,8 @@ export const subscribeOptionsSchema = z.object({
   json: z.boolean().default(false),
 });
 
-export const listOptionsSchema = z.object({ ...homeShape, json: z.boolean().default(false) });
-
-export const removeOptionsSchema = listOptionsSchema;
+/** The options of `list` and `remove`: the home and `--json`. */
+export const homeOptionsSchema = z.object({ ...homeShape, json: z.boolean().default(false) });
 
 /** A JSON object, as `--payload` must be (a forge never sends anything else). */
 const payloadOption = z.string().transform((text, ctx) => {
@@ -62,9 +61,6 @@ export const testOptionsSchema = z.object({
 });
 
 export type SubscribeOptions = z.infer<typeof subscribeOptionsSchema>;
-export type ListOptions = z.infer<typeof listOptionsSchema>;
-export type RemoveOptions = z.infer<typeof removeOptionsSchema>;
-export type TestOptions = z.infer<typeof testOptionsSchema>;
 
 /** `deliverChatId` → `--deliver-chat-id`. */
 export function optionFlag(key: PropertyKey): string {

@@ -10,7 +10,7 @@ export function gatewayBaseUrl(host: string, port: number): string {
 }
 
 /** The forge scheme's signature: `sha256=<hex of HMAC-SHA256(secret, body bytes)>`. */
-export function forgeSignature(body: string, secret: string): string {
+function forgeSignature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
