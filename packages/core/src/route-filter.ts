@@ -14,7 +14,7 @@ export type IgnoreReason = 'event' | 'action' | 'filter' | 'self' | 'bot' | 'com
  * True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. A
  * route without `events` takes every event but the forge's `ping`, which it must list.
  */
-export function eventMatches(
+function eventMatches(
   events: readonly string[],
   event: string,
   payload: JsonObject,

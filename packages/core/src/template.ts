@@ -24,7 +24,7 @@ const GATEWAY_PREFIX = '_gateway.';
 export type GatewayValues = Readonly<Record<string, string | (() => string)>>;
 
 /** Hermes' name for `{_gateway.raw}`: the whole payload. */
-export const RAW_ALIAS = '__raw__';
+const RAW_ALIAS = '__raw__';
 
 /** How many characters of the payload's JSON `{_gateway.raw}` gives at most. */
 export const RAW_PAYLOAD_LIMIT = 50_000;

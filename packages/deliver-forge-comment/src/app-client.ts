@@ -22,7 +22,7 @@ export interface AppClientOptions {
 }
 
 /** A call to the App API that failed: the forge's status and message. */
-export class AppApiError extends Error {
+class AppApiError extends Error {
   /** 401, 404 and 422 cannot succeed by asking again; 5xx and 429 may. */
   readonly retryable: boolean;
   constructor(

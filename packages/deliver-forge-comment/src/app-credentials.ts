@@ -20,7 +20,7 @@ import { FORGE_REVIEW_TARGET, FORGE_TARGET } from './target-names.js';
  * where the route comments or reviews; write issues where comments go through the issues API
  * (the living comment, `mode: update`).
  */
-export function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra'>) {
+function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra'>) {
   const permissions: Record<string, 'read' | 'write'> = { contents: 'read' };
   if (routeConfig.deliver === FORGE_TARGET || routeConfig.deliver === FORGE_REVIEW_TARGET) {
     permissions.pull_requests = 'write';
@@ -40,7 +40,7 @@ function callsTheForge(routeConfig: RouteConfig, event: string): boolean {
 }
 
 /** The variables gh and the agent's terminal read for `token` on the App's forge. */
-export function appTokenEnv(settings: ForgeSettings, token: string): Record<string, string> {
+function appTokenEnv(settings: ForgeSettings, token: string): Record<string, string> {
   const host = forgeHostOf(settings);
   const env: Record<string, string> = { GH_TOKEN: token };
   if (host) env.GH_HOST = host;

@@ -17,7 +17,7 @@ export type AppKeyResult =
   { ok: true; pem: string; warnings: ConfigProblem[] } | { ok: false; problem: ConfigProblem };
 
 /** `~/x` as a path in the home directory; other paths relative to `base` (the gateway home). */
-export function expandKeyPath(file: string, base: string): string {
+function expandKeyPath(file: string, base: string): string {
   if (file === '~' || file.startsWith('~/')) return path.join(os.homedir(), file.slice(1));
   return path.resolve(base, file);
 }

@@ -14,12 +14,12 @@ export interface AppSession {
 }
 
 /** The App's API base: `platforms.forge.api_url`, else the public forge's. */
-export function apiUrlOf(settings: Pick<ForgeSettings, 'api_url'>): string {
+function apiUrlOf(settings: Pick<ForgeSettings, 'api_url'>): string {
   return (settings.api_url ?? DEFAULT_API_URL).replace(/\/+$/, '');
 }
 
 /** A client for the App of `settings`, its key read now (a bad key throws a `ConfigError`). */
-export function appClientFor(
+function appClientFor(
   app: ForgeAppSettings,
   settings: Pick<ForgeSettings, 'api_url'>,
   home: string,

@@ -37,7 +37,7 @@ const appId = z
  * `platforms.forge.app`: the GitHub App the gateway acts as. Its private key comes from a file
  * (checked at start: readable, a PEM key, not readable by others) or from the config itself.
  */
-export const forgeAppSchema = z
+const forgeAppSchema = z
   .strictObject({
     app_id: appId,
     private_key_file: z.string().min(1).optional(),

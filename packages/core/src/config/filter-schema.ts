@@ -15,7 +15,7 @@ const mapValueSchema = z.union([allowedValuesSchema, z.strictObject({ not: allow
 const mapFormSchema = z.record(z.string().min(1), mapValueSchema);
 
 export type FilterMapValue = z.infer<typeof mapValueSchema>;
-export type FilterMap = Record<string, FilterMapValue>;
+type FilterMap = Record<string, FilterMapValue>;
 
 /** The operators of a spec, as Hermes names them; a spec has exactly one. */
 export const FILTER_OPERATORS = [

@@ -7,7 +7,7 @@
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { z } from 'zod';
 
-export interface FakeInstallation {
+interface FakeInstallation {
   id: number;
   /** The account it is installed on. */
   account: string;
@@ -16,7 +16,7 @@ export interface FakeInstallation {
 }
 
 /** A delivery in the App's hook log, as `GET /app/hook/deliveries` lists it. */
-export interface FakeHookDelivery {
+interface FakeHookDelivery {
   id: number;
   guid: string;
   event: string;
@@ -41,7 +41,7 @@ export interface FakeAppOptions {
 }
 
 /** One token exchange as the fake recorded it. */
-export interface FakeExchange {
+interface FakeExchange {
   installationId: number;
   repositories: string[];
   permissions: Record<string, string>;
