@@ -16,6 +16,7 @@ import type { LoadedPlugin } from './plugin-loader.js';
 import { setUpPlugins } from './plugin-setup.js';
 import { SlidingWindowRateLimiter } from './rate-limit.js';
 import { createReceiver } from './receiver.js';
+import { scriptProblems } from './route-script.js';
 import { createRouteResolver } from './routes.js';
 import { closeServer, createServer, listen } from './server.js';
 import { startupProblems } from './startup-checks.js';
@@ -80,7 +81,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     queue,
   });
   const plugins = options.plugins.map((loaded) => loaded.plugin);
-  const problems = startupProblems(options.config, hooks, plugins);
+  const problems = [
+    ...startupProblems(options.config, hooks, plugins),
+    ...scriptProblems(options.config.platforms.webhook.extra.routes, home),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
 
   // 5. receiver: the checks of DESIGN §4.2, then journal and hand over to the queue
@@ -156,7 +160,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await store.close();
     },
     reload(next) {
-      const nextProblems = startupProblems(next, hooks, plugins);
+      const nextProblems = [
+        ...startupProblems(next, hooks, plugins),
+        ...scriptProblems(next.platforms.webhook.extra.routes, home),
+      ];
       if (nextProblems.length > 0) throw new ConfigError(nextProblems);
       config.replace(next);
     },

@@ -68,6 +68,7 @@ export type {
   NewDelivery,
   DeliveryStatus,
   RefusedStatus,
+  NotRunStatus,
   AttemptRecord,
   AgentAccounting,
   AgentCost,
@@ -104,7 +105,15 @@ export type {
 export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
 
 // What every store implementation shares: a new row, its attempt log, the schemas of its columns.
-export { queuedRecord, journalJson, isSupersedable, headShaOf } from './delivery.js';
+export {
+  queuedRecord,
+  journalJson,
+  isSupersedable,
+  headShaOf,
+  coalescedTiming,
+  type CoalescedRow,
+  type CoalesceWait,
+} from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
 export {
   jsonTextSchema,

@@ -17,6 +17,7 @@ export const OUTCOMES = [
   'superseded',
   'denied',
   'over_budget',
+  'skipped',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -27,7 +28,15 @@ export interface HourOutcomes {
 }
 
 function zeroOutcomes(): Record<Outcome, number> {
-  return { delivered: 0, failed: 0, ignored: 0, superseded: 0, denied: 0, over_budget: 0 };
+  return {
+    delivered: 0,
+    failed: 0,
+    ignored: 0,
+    superseded: 0,
+    denied: 0,
+    over_budget: 0,
+    skipped: 0,
+  };
 }
 
 /** The starts of the `count` units of `unitMs` that end with the one holding `now`, oldest first. */

@@ -6,7 +6,7 @@
 import {
   type AttemptRecord,
   type DeliveryStatus,
-  type RefusedStatus,
+  type NotRunStatus,
   closeAttempt,
   startAttempt,
 } from '@webhook-gateway/core';
@@ -92,10 +92,13 @@ export function deliveredChange(head: RowHead, now: number): RowChange {
   };
 }
 
-/** Refused by the worker before a run (`denied`, `over_budget`): final, the key is kept. */
+/**
+ * Ended before a run: refused by the worker (`denied`, `over_budget`) or dropped by the route's
+ * script (`skipped`). Final, the key is kept.
+ */
 export function refusedChange(
   head: RowHead,
-  status: RefusedStatus,
+  status: NotRunStatus,
   reason: string,
   now: number,
 ): RowChange {

@@ -262,6 +262,31 @@ const leanIndexes: Migration = (db) => {
   `);
 };
 
+/** Status `skipped`: the route's script dropped the delivery before its agent ran. */
+const skippedStatus: Migration = (db) => {
+  allowStatuses(db, [
+    'queued',
+    'running',
+    'delivered',
+    'failed',
+    'superseded',
+    'denied',
+    'over_budget',
+    'skipped',
+  ]);
+};
+
+/**
+ * A route's `coalesce`: how many deliveries a row replaced (`{_gateway.coalesced}`) and when its
+ * burst began (its wait never passes `max_wait_s` from there). NULL on rows of other routes.
+ */
+const coalesceColumns: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE deliveries ADD COLUMN coalesced INTEGER;
+    ALTER TABLE deliveries ADD COLUMN burst_started_at INTEGER;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -273,6 +298,8 @@ export const migrations: readonly Migration[] = [
   refusedStatuses,
   lineComments,
   leanIndexes,
+  skippedStatus,
+  coalesceColumns,
 ];
 
 /** The schema version this code writes. */

@@ -11,11 +11,12 @@ import {
   type DeliveryOutline,
   type DeliveryRecord,
   type NewDelivery,
-  type RefusedStatus,
+  type NotRunStatus,
   type Store,
   type Subscription,
   journalJson,
   queuedRecord,
+  coalescedTiming,
   closeAttempt,
 } from '@webhook-gateway/core';
 import type Database from 'better-sqlite3';
@@ -29,6 +30,7 @@ import {
   outlineFromRow,
   queuedFromRow,
   subscriptionFromRow,
+  supersededFromRow,
   subscriptionToRow,
 } from './rows.js';
 import {
@@ -251,7 +253,7 @@ export class SqliteStore implements Store {
     await this.batched(id, () => this.statements.markDelivered.run({ id, now, error: null }));
   }
 
-  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
     this.assertOpen();
     await this.batched(id, () =>
       this.statements.markRefused.run({ id, now, status, error: reason }),
@@ -368,12 +370,25 @@ export class SqliteStore implements Store {
     this.statements.insertDelivery.run({ ...row, id, seq, key_expires_at: keyExpiresAt });
     this.statements.insertPayload.run({ id, payload });
     const record = queuedRecord(delivery, id, seq);
+    let superseded: string[] = [];
     if (delivery.supersede && delivery.orderKey !== null) {
       const params = { order_key: delivery.orderKey, id, now: delivery.receivedAt };
-      const superseded = this.statements.supersede.all(params).map(String);
-      if (superseded.length > 0) return { accepted: true, record, superseded };
+      const ended = this.statements.supersede.all(params).map(supersededFromRow);
+      superseded = ended.map((row) => row.id);
+      if (delivery.coalesce) {
+        const timing = coalescedTiming(delivery.receivedAt, delivery.coalesce, ended);
+        this.statements.setCoalesced.run({
+          id,
+          next_attempt_at: timing.nextAttemptAt,
+          burst_started_at: timing.burstStartedAt,
+          coalesced: timing.coalesced,
+        });
+        Object.assign(record, timing);
+      }
     }
-    return { accepted: true, record };
+    return superseded.length > 0
+      ? { accepted: true, record, superseded }
+      : { accepted: true, record };
   }
 
   /** The next seq of the journal; only inside a transaction made by `transaction()`. */

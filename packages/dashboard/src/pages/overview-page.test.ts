@@ -15,6 +15,7 @@ function hours(count: number, last: Partial<HourOutcomes['counts']>): HourOutcom
       superseded: 0,
       denied: 0,
       over_budget: 0,
+      skipped: 0,
       ...(index === count - 1 ? last : {}),
     },
   }));

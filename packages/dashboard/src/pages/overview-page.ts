@@ -26,6 +26,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   superseded: 'superseded',
   denied: 'denied',
   over_budget: 'over budget',
+  skipped: 'skipped',
 };
 
 /** Routes get these many colours of their own (`series-route-<n>`); the rest share "other". */
