@@ -1,6 +1,6 @@
 /**
  * What the journal costs per delivery from accept to delivered, the SQLite store alone: accepts
- * in group commits of 16, then each delivery's attempt as `runAttempt` writes it with the
+ * in group commits of 16, then each delivery's attempt as an attempt writes it with the
  * `dry-run` agent (markRunning, the prompt saved without waiting, the answer with its
  * accounting, markDelivered), 16 attempts at once. Prints CPU µs per delivery (every thread).
  *
@@ -25,7 +25,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-bench-lifecycle-'));
 const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
 const bodies = journalBodies(BODIES);
 
-/** One attempt, written as `runAttempt` writes it with the dry-run agent and the log target. */
+/** One attempt, written as an attempt writes it with the dry-run agent and the log target. */
 async function attempt(id) {
   const record = await store.markRunning(id, Date.now());
   if (!record || typeof record.payload !== 'object') throw new Error(`no row ${id}`);

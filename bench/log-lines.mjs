@@ -102,7 +102,7 @@ try {
         if (round > 0) ((figures[name] ??= {})[what] ??= []).push(micros);
       };
       for (const [line, write] of Object.entries(LINES)) {
-        // Lines after the first come from the attempt's child logger, as in `runAttempt`.
+        // Lines after the first come from the attempt's child logger, as in `attemptDelivery`.
         const log =
           line === 'accepted' || line === 'child'
             ? logger.log

@@ -28,7 +28,7 @@ const WINDOW_MS = 3_600_000;
 const dir = process.env.JOURNAL_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wg-floor-'));
 const store = openSqliteStore({ path: path.join(dir, 'state.db'), backgroundCheckpoints: true });
 
-/** The journal writes of one `dry-run` attempt with the `log` target, as `runAttempt` makes them. */
+/** The journal writes of one `dry-run` attempt with the `log` target, as an attempt makes them. */
 async function attempt(/** @type {string} */ id) {
   const record = await store.markRunning(id, Date.now());
   if (!record) return;

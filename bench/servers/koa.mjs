@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * The framework's own cost: Koa and @koa/router, as the gateway uses them (DESIGN names Koa as
- * the receiver), doing only the ceiling's work: read the body under a limit, verify the HMAC in
- * constant time, parse the JSON, answer 202. Nothing of the gateway's own pipeline.
+ * The framework's own cost: Koa and @koa/router, as the gateway's receiver uses them, doing only
+ * the ceiling's work: read the body under a limit, verify the HMAC in constant time, parse the
+ * JSON, answer 202. Nothing of the gateway's own pipeline.
  * `KOA_VARIANT` changes one thing, to find what that cost is made of (issue 20, `bench/ab.mjs`):
  *
  * - `reference` (the default, the bench's Koa row): the router, `for await` over the request,

@@ -216,7 +216,7 @@ describe('scripts refused at start', { timeout: 180_000 }, () => {
         },
       },
     });
-    const result = await runCli(['config', 'validate', '--home', home]);
+    const result = await runCli(['config', 'validate', '--home', home], { timeoutMs: 90_000 });
     expect(result.code).not.toBe(0);
     const output = result.stdout + result.stderr;
     expect(output).toContain('platforms.webhook.extra.routes.outside.script');

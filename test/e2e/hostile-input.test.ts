@@ -2,8 +2,8 @@
  * Hostile input against one running gateway (issue 9): bodies that are not JSON objects, invalid
  * UTF-8, deep nesting, oversized and endless uploads, header floods, signature forms, odd route
  * names, unknown methods, a request flood and clients that never finish. Each gets its
- * documented answer (DESIGN §4.2), the process stays up, and its memory returns near its
- * baseline.
+ * documented answer (`docs/contract.md#the-order-of-checks`), the process stays up, and its
+ * memory returns near its baseline.
  *
  * Slow clients are started first and checked last: Node closes them on its own connection check
  * (every 30 s by default), so they run alongside everything else instead of adding to the time.

@@ -1,4 +1,7 @@
-/** DESIGN §4.2 and §4.3 against the real CLI: every row, in order, with real payloads. */
+/**
+ * `docs/contract.md#the-order-of-checks` and `docs/contract.md#headers` against the real CLI:
+ * every row, in order, with real payloads.
+ */
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -364,7 +367,7 @@ describe('the HMAC covers the raw bytes', () => {
   });
 });
 
-describe('headers of DESIGN §4.3', () => {
+describe('headers of docs/contract.md#headers', () => {
   it('accepts the real forge header names', async () => {
     const deliveryId = newDeliveryId();
     const sent = await sendForge(gateway.url, 'reviews', {

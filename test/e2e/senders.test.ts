@@ -15,7 +15,7 @@ import {
   writeConfig,
   type StartedGateway,
 } from '../support/gateway.js';
-import { showDelivery } from '../support/journal-read.js';
+import { finishedRow, showDelivery } from '../support/journal-read.js';
 import { readAgentRecords, recordingAgent } from '../support/records.js';
 import { fixture, newDeliveryId, post, type Sent } from '../support/requests.js';
 
@@ -45,6 +45,7 @@ beforeAll(async () => {
               svix: { secret: SVIX_SECRET, prompt: 'svix {type}\n{_gateway.raw}' },
               linear: { prompt: 'linear {type} {action}: {data.title}', schemes: ['linear'] },
               deploys: { prompt: 'generic {status}', schemes: ['generic'] },
+              pushes: { prompt: 'since [{_gateway.previous_head_sha}]', supersede: true },
             },
           },
         },
@@ -327,4 +328,84 @@ describe('a route restricted to its schemes', () => {
       'loaded schemes: standard-webhooks, gitea, bitbucket, linear, forge, altforge, generic',
     );
   });
+});
+
+describe("Each sender's pull request: one order key, and the last reviewed head", () => {
+  /** The fixture with its head commit moved to `sha`, as a push to the pull request sends it. */
+  function pushed(file: string, headPath: string, sha: string): Buffer {
+    const payload = JSON.parse(fixture(file).toString('utf8')) as Record<string, unknown>;
+    const keys = headPath.split('.');
+    const last = keys.pop() ?? '';
+    let at = payload;
+    for (const key of keys) at = at[key] as Record<string, unknown>;
+    at[last] = sha;
+    return Buffer.from(JSON.stringify(payload));
+  }
+
+  const senders = [
+    {
+      name: 'Gitea',
+      file: 'gitea/pull_request_opened.json',
+      headPath: 'pull_request.head.sha',
+      head: '2eba238e33607c1fa49253182e9fff42baafa1eb',
+      orderKey: 'pushes|jcitizen/my-repo|1',
+      headers: (id: string, body: Buffer) => ({
+        'X-Gitea-Event': 'pull_request',
+        'X-Gitea-Delivery': id,
+        'X-Gitea-Signature': hex(SECRET, body),
+      }),
+    },
+    {
+      name: 'Forgejo',
+      file: 'gitea/pull_request_reopened.forgejo.json',
+      headPath: 'pull_request.head.sha',
+      head: '36b5813240a9d2daa29b05046d56a53e18f39a3e',
+      orderKey: 'pushes|test_it/test_ci_thing|1',
+      headers: (id: string, body: Buffer) => ({
+        'X-Forgejo-Event': 'pull_request',
+        'X-Forgejo-Delivery': id,
+        'X-Forgejo-Signature': hex(SECRET, body),
+      }),
+    },
+    {
+      name: 'Bitbucket Cloud',
+      file: 'bitbucket/pullrequest_created.json',
+      headPath: 'pullrequest.source.commit.hash',
+      head: '507a576e59b3',
+      orderKey: 'pushes|brydzewski/foo|1',
+      headers: (id: string, body: Buffer) => ({
+        'X-Event-Key': 'pullrequest:created',
+        'X-Request-UUID': id,
+        'X-Hub-Signature': `sha256=${hex(SECRET, body)}`,
+      }),
+    },
+    {
+      name: 'Bitbucket Data Center',
+      file: 'bitbucket/pr_opened.json',
+      headPath: 'pullRequest.fromRef.latestCommit',
+      head: 'ef8755f06ee4b28c96a847a95cb8ec8ed6ddd1ca',
+      orderKey: 'pushes|PROJ/repository|1',
+      headers: (id: string, body: Buffer) => ({
+        'X-Event-Key': 'pr:opened',
+        'X-Request-Id': id,
+        'X-Hub-Signature': `sha256=${hex(SECRET, body)}`,
+      }),
+    },
+  ];
+
+  it.each(senders)(
+    '$name: a push after a delivered review is told the head that review saw',
+    async (sender) => {
+      const first = fixture(sender.file);
+      const firstId = newDeliveryId();
+      expect((await send('pushes', first, sender.headers(firstId, first))).status).toBe(202);
+      const reviewed = await finishedRow(gateway.home, firstId);
+      expect(reviewed).toMatchObject({ status: 'delivered', orderKey: sender.orderKey });
+
+      const next = pushed(sender.file, sender.headPath, 'f'.repeat(40));
+      const nextId = newDeliveryId();
+      expect((await send('pushes', next, sender.headers(nextId, next))).status).toBe(202);
+      expect((await agentRun(nextId)).prompt).toContain(`since [${sender.head}]`);
+    },
+  );
 });

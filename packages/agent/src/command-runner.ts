@@ -1,8 +1,8 @@
 /**
- * The `command` runner (DESIGN §7): spawns the configured program with the rendered prompt (the
- * route's skill, then the template's output; not framed, see framing.ts) on stdin; its stdout is
- * the answer, a non-zero exit a failure. Stdout that is a review document gives a summary and line
- * comments (review-document.ts).
+ * The `command` runner (`docs/contract.md#agent-runners`): spawns the configured program with the
+ * rendered prompt (the route's skill, then the template's output; not framed, see framing.ts) on
+ * stdin; its stdout is the answer, a non-zero exit a failure. Stdout that is a review document
+ * gives a summary and line comments (review-document.ts).
  */
 import type { RunRequest, RunResult } from '@webhook-gateway/core';
 import { agentSettings } from './agent-settings.js';

@@ -2,12 +2,7 @@
  * @webhook-gateway/agent: the agent runners (dry-run, command, openai) on the `run` hook, and
  * what renders their prompt (skills, framing) on the `render` hook.
  */
-import {
-  definePlugin,
-  type GatewayPlugin,
-  type RunRequest,
-  type RunResult,
-} from '@webhook-gateway/core';
+import { definePlugin, lazyTap, type GatewayPlugin } from '@webhook-gateway/core';
 import { agentKeys } from './agent-settings.js';
 import { runDryRun } from './dry-run.js';
 import type { OpenAIRunnerDeps } from './openai-runner.js';
@@ -19,22 +14,6 @@ export const AGENT_PLUGIN_NAME = '@webhook-gateway/agent';
 
 export type { OpenAIRunnerDeps } from './openai-runner.js';
 
-/**
- * The `openai` runner. Its module (the HTTP client, the tools) and the `command` runner's are
- * imported at their first run, so a gateway whose config uses neither never loads them.
- */
-export async function runOpenAI(
-  request: RunRequest,
-  deps: OpenAIRunnerDeps = {},
-): Promise<RunResult> {
-  const runner = await import('./openai-runner.js');
-  return runner.runOpenAI(request, deps);
-}
-
-async function runCommand(request: RunRequest): Promise<RunResult> {
-  const runner = await import('./command-runner.js');
-  return runner.runCommand(request);
-}
 export { RENDER_STAGES, type RenderTapDeps } from './render-taps.js';
 export type { RetryPolicy } from './retry.js';
 
@@ -60,8 +39,16 @@ export function createAgentPlugin(
       }
       tapRender(hooks.render, AGENT_PLUGIN_NAME, deps);
       hooks.run.for('dry-run').tapPromise(AGENT_PLUGIN_NAME, runDryRun);
-      hooks.run.for('command').tapPromise(AGENT_PLUGIN_NAME, runCommand);
-      hooks.run.for('openai').tapPromise(AGENT_PLUGIN_NAME, (request) => runOpenAI(request, deps));
+      // The `command` and `openai` runners' modules (execa; the HTTP client, the tools) load at
+      // their first run, so a gateway whose config uses neither never loads them.
+      hooks.run.for('command').tapPromise(
+        AGENT_PLUGIN_NAME,
+        lazyTap(() => import('./command-runner.js'), 'runCommand'),
+      );
+      const openAIRunner = lazyTap(() => import('./openai-runner.js'), 'runOpenAI');
+      hooks.run
+        .for('openai')
+        .tapPromise(AGENT_PLUGIN_NAME, (request) => openAIRunner(request, deps));
       // Work directories go with their journal rows: pruned after the same retention.
       const retentionMs = config.platforms.webhook.extra.retention_days * 86_400_000;
       let timer: NodeJS.Timeout | undefined;

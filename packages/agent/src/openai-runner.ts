@@ -1,11 +1,11 @@
 /**
- * The `openai` runner (DESIGN §7): a tool loop against any OpenAI-compatible chat-completions
- * server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call `terminal` and
- * `comment_on_line` until it answers without tool calls; that message's content is the answer,
- * and the comments it left are its line comments. The rendered prompt (skill, framed event data)
- * is the user message as it is. After each model turn the run reports what it spent (tokens, and
- * their cost at `agent.prices`) and stops once the delivery's tokens, earlier attempts included,
- * pass `agent.max_tokens_per_delivery`.
+ * The `openai` runner (`docs/contract.md#agent-runners`): a tool loop against any OpenAI-compatible
+ * chat-completions server (OpenAI, OpenRouter, vLLM, llama.cpp, Ollama). The model may call
+ * `terminal` and `comment_on_line` until it answers without tool calls; that message's content is
+ * the answer, and the comments it left are its line comments. The rendered prompt (skill, framed
+ * event data) is the user message as it is. After each model turn the run reports what it spent
+ * (tokens, and their cost at `agent.prices`) and stops once the delivery's tokens, earlier attempts
+ * included, pass `agent.max_tokens_per_delivery`.
  */
 import type { LineComment, RunRequest, RunResult } from '@webhook-gateway/core';
 import { addUsage, emptyAccounting } from './accounting.js';

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createHooks, silentLogger, type GatewayHooks } from '@webhook-gateway/core';
+import { silentLogger, type GatewayHooks } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventDataMarkers, frameEventData } from './framing.js';
 import { RENDER_STAGES, tapRender } from './render-taps.js';

@@ -1,4 +1,5 @@
-import { createHooks, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { parseConfig, silentLogger } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it, vi } from 'vitest';
 import agentPlugin from './index.js';
 import { localTerminalWarning, openAISetupProblems } from './setup-checks.js';
@@ -81,6 +82,9 @@ describe('agent plugin setup', () => {
       config: config('0.0.0.0', openai),
       home: '/tmp',
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     await agentPlugin.setup({ ...context, serving: false }, undefined);
     expect(warn).not.toHaveBeenCalled();
@@ -95,6 +99,9 @@ describe('agent plugin setup', () => {
       home: '/tmp',
       serving: true,
       settings: {},
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     };
     const setup = async () =>
       agentPlugin.setup(

@@ -1,4 +1,4 @@
-/** @webhook-gateway/auth-altforge: the altforge's plain-token scheme (DESIGN §4.3). */
+/** @webhook-gateway/auth-altforge: the altforge's plain token (`docs/contract.md#headers`). */
 import { ALTFORGE_TOKEN_HEADERS, definePlugin } from '@webhook-gateway/core';
 import { verifyAltforgeToken } from './verify.js';
 

@@ -1,4 +1,4 @@
-/** @webhook-gateway/auth-forge: the forge's HMAC-SHA256 signature scheme (DESIGN §4.3). */
+/** @webhook-gateway/auth-forge: the forge's HMAC-SHA256 signature (`docs/contract.md#headers`). */
 import { definePlugin, firstHeader, FORGE_SIGNATURE_HEADERS } from '@webhook-gateway/core';
 import { verifyForgeSignature } from './verify.js';
 

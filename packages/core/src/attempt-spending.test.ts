@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAttempt } from './attempt.js';
+import { attemptDelivery } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import { createHooks, type AttemptEvent, type RunRequest, type RunResult } from './hooks.js';
@@ -31,7 +31,17 @@ async function setup(
   });
   const hooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: () => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   let runs = 0;
@@ -41,7 +51,8 @@ async function setup(
   const store = new MemoryStore();
   const deps = attemptDeps(store, hooks, config);
   const id = await acceptOne(store, 'review');
-  const attempt = (interrupt = new AbortController().signal) => runAttempt(deps, id, interrupt);
+  const attempt = (interrupt = new AbortController().signal) =>
+    attemptDelivery(deps, id, interrupt);
   return { store, events, attempt, id };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAttempt } from './attempt.js';
+import { attemptDelivery } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import type { LineComment } from './delivery.js';
 import { createHooks, type DeliverRequest } from './hooks.js';
@@ -44,7 +44,7 @@ describe('an attempt with line comments', () => {
   it('journals them next to the answer and hands the target the summary, the comments and both as text', async () => {
     const { store, deps, delivered, accept } = setup();
     const id = await accept();
-    const outcome = await runAttempt(deps, id, new AbortController().signal);
+    const outcome = await attemptDelivery(deps, id, new AbortController().signal);
     expect(outcome.status).toBe('delivered');
     expect(await store.get(id)).toMatchObject({ answer: 'Two remarks.', lineComments: COMMENTS });
     expect(delivered[0]).toMatchObject({
@@ -58,8 +58,8 @@ describe('an attempt with line comments', () => {
     const { deps, delivered, accept, runs } = setup({ failFirstDelivery: true });
     const id = await accept();
     const signal = new AbortController().signal;
-    expect((await runAttempt(deps, id, signal)).status).toBe('retry');
-    expect((await runAttempt(deps, id, signal)).status).toBe('delivered');
+    expect((await attemptDelivery(deps, id, signal)).status).toBe('retry');
+    expect((await attemptDelivery(deps, id, signal)).status).toBe('delivered');
     expect(runs()).toBe(1);
     expect(delivered[1]?.lineComments).toEqual(COMMENTS);
     expect(delivered[1]?.answer).toBe(delivered[0]?.answer);

@@ -9,7 +9,6 @@ import { deliveryCommand } from './comment-events.js';
 import { agentForRoute, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
-  headShaOf,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
@@ -18,7 +17,8 @@ import {
 import { errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
-import type { RunDelivery } from './queue.js';
+import { pullRequestOf } from './pull-request.js';
+import type { Attempt } from './queue.js';
 import { runRouteScript } from './route-script.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
@@ -41,7 +41,8 @@ export interface AttemptDeps {
   random?: () => number;
 }
 
-export type AttemptOutcome =
+/** How one attempt ended, with the row as the attempt left it. */
+export type AttemptResult =
   | { status: 'delivered'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
@@ -96,20 +97,20 @@ async function withTimeout<T>(
   }
 }
 
-/** The queues' view of `runAttempt`: one function from delivery id to outcome. */
-export function createRunDelivery(deps: AttemptDeps): RunDelivery {
-  return (id, signal) => runAttempt(deps, id, signal);
+/** The queues' view of `attemptDelivery`: one function from delivery id to outcome. */
+export function createAttempt(deps: AttemptDeps): Attempt {
+  return (id, signal) => attemptDelivery(deps, id, signal);
 }
 
 /**
- * Runs one attempt of delivery `id` and records its outcome. Aborting `interrupt` (the queue
+ * Makes one attempt at delivery `id` and records its outcome. Aborting `interrupt` (the queue
  * stopping) leaves the row `running` for the next start; a timeout is a failure like any other.
  */
-export async function runAttempt(
+export async function attemptDelivery(
   deps: AttemptDeps,
   id: string,
   interrupt: AbortSignal,
-): Promise<AttemptOutcome> {
+): Promise<AttemptResult> {
   const { store, hooks } = deps;
   const started = await store.markRunning(id, Date.now());
   if (!started) return { status: 'missing' };
@@ -167,7 +168,7 @@ export async function runAttempt(
         log,
         signal,
       });
-      const endUnrun = async (status: NotRunStatus, reason: string): Promise<AttemptOutcome> => {
+      const endUnrun = async (status: NotRunStatus, reason: string): Promise<AttemptResult> => {
         await store.markRefused(record.id, status, reason, Date.now());
         log.info({ status, reason }, 'not run');
         const ended: DeliveryRecord = { ...record, status };
@@ -358,7 +359,7 @@ function usesPreviousHeadSha(routeConfig: RouteConfig): boolean {
 async function previousHeadSha(store: Store, record: DeliveryRecord): Promise<string> {
   if (record.orderKey === null) return '';
   const previous = await store.lastDelivered(record.orderKey, record.id);
-  return previous ? (headShaOf(previous.payload) ?? '') : '';
+  return previous ? (pullRequestOf(previous.payload, previous.authScheme)?.headSha ?? '') : '';
 }
 
 /** The `{_gateway.…}` template values of a delivery: what the gateway knows, not the payload. */

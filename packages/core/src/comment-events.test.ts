@@ -7,6 +7,7 @@ import {
   findCommand,
   gatewayMarker,
   isCommandEvent,
+  isOwnComment,
 } from './comment-events.js';
 import type { JsonObject } from './template.js';
 
@@ -69,5 +70,31 @@ describe('command events', () => {
     expect(carriesGatewayMarker('issue_comment', { ...onPr, comment })).toBe(true);
     expect(carriesGatewayMarker('issue_comment', onPr)).toBe(false);
     expect(gatewayMarker('a--b>c')).toBe('<!-- webhook-gateway:delivery a-b_c -->');
+  });
+});
+
+describe('isOwnComment: the loop guard', () => {
+  const onPr = fixture('forge/issue_comment_created.on-pull-request.json');
+  const note = fixture('altforge/note_create.json');
+  const marked = {
+    ...onPr,
+    comment: { ...(onPr.comment as JsonObject), body: `ok\n\n${gatewayMarker('d-1')}` },
+  };
+
+  it("is the gateway's when the comment carries its marker, whoever wrote it", () => {
+    expect(isOwnComment('issue_comment', marked)).toBe(true);
+    expect(isOwnComment('issue_comment', onPr)).toBe(false);
+  });
+
+  it("is the gateway's when its account on that platform wrote it", () => {
+    expect(isOwnComment('issue_comment', onPr, { forge: 'lts-def' })).toBe(true);
+    expect(isOwnComment('Note Hook', note, { altforge: 'root' })).toBe(true);
+    // The same name on the other platform is another account.
+    expect(isOwnComment('issue_comment', onPr, { altforge: 'lts-def' })).toBe(false);
+    expect(isOwnComment('Note Hook', note, { forge: 'root' })).toBe(false);
+  });
+
+  it('asks only of comment events', () => {
+    expect(isOwnComment('pull_request', marked, { forge: 'lts-def' })).toBe(false);
   });
 });

@@ -51,6 +51,31 @@ export function carriesGatewayMarker(event: string, payload: JsonObject): boolea
   return commentBody(event, payload)?.includes(GATEWAY_MARKER) ?? false;
 }
 
+/** The accounts the gateway posts as on each platform, once `deliver-forge-comment` has asked. */
+export interface OwnAccounts {
+  forge?: string;
+  altforge?: string;
+}
+
+/**
+ * The loop guard's one question: did the gateway write this comment? Yes when it carries the
+ * gateway's marker, or when the platform's account the gateway posts as wrote it (known only
+ * once asked: without `accounts`, the marker alone decides).
+ *
+ * @example isOwnComment('issue_comment', payload, { forge: 'review-bot' })
+ */
+export function isOwnComment(
+  event: string,
+  payload: JsonObject,
+  accounts: OwnAccounts = {},
+): boolean {
+  if (!isCommentEvent(event, payload)) return false;
+  if (carriesGatewayMarker(event, payload)) return true;
+  const author = commentAuthor(event, payload);
+  const own = isAltforgeNote(event, payload) ? accounts.altforge : accounts.forge;
+  return author !== undefined && author === own;
+}
+
 /** True when the forge says a bot sent the event (`sender.type: Bot`). */
 export function sentByBot(payload: JsonObject): boolean {
   return text(payload, 'sender.type') === 'Bot';

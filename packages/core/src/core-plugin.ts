@@ -1,4 +1,7 @@
-/** What core itself taps: the routing rules on `filter`, and the `log` target. */
+/**
+ * What core itself taps: the routing rules on `filter`, the route budget on `admit`, and the
+ * `log` target; it also provides the `memory` store.
+ */
 import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
 import { budgetRefusal, utcDayStart } from './route-budget.js';

@@ -1,4 +1,5 @@
 /** A delivery as the journal keeps it, from acceptance to its final status. */
+import { pullRequestOf } from './pull-request.js';
 import type { JsonObject } from './template.js';
 
 /**
@@ -42,7 +43,7 @@ export interface NewDelivery {
   event: string;
   /** The payload's `action` (forge) or `object_attributes.action` (altforge), when present. */
   action: string | null;
-  /** The sender's delivery id (headers of DESIGN §4.3), unique per route within the window. */
+  /** The sender's delivery id (`docs/contract.md#headers`), unique per route within the window. */
   deliveryId: string;
   receivedAt: number;
   payload: JsonObject;
@@ -204,29 +205,9 @@ export function payloadAction(payload: JsonObject): string | null {
  * The ordering key of a delivery about a pull or merge request: route, repository and number.
  * Null for events not about one (push, ping), which need no ordering.
  */
-export function orderKeyOf(route: string, payload: JsonObject): string | null {
-  const object = (value: unknown): JsonObject | undefined =>
-    value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : undefined;
-  const repository = object(payload.repository);
-  const project = object(payload.project);
-  const repo =
-    (typeof repository?.full_name === 'string' && repository.full_name) ||
-    (typeof project?.path_with_namespace === 'string' && project.path_with_namespace) ||
-    null;
-  if (!repo) return null;
-  const pullRequest = object(payload.pull_request);
-  const issue = object(payload.issue);
-  const mergeRequest = object(payload.merge_request);
-  const attributes = object(payload.object_attributes);
-  const kind = typeof payload.object_kind === 'string' ? payload.object_kind : undefined;
-  const number =
-    pullRequest?.number ??
-    (issue?.pull_request ? issue.number : undefined) ??
-    mergeRequest?.iid ??
-    (kind === 'merge_request' ? attributes?.iid : undefined) ??
-    (pullRequest ? payload.number : undefined);
-  if (typeof number !== 'number' && typeof number !== 'string') return null;
-  return `${route}|${repo}|${String(number)}`;
+export function orderKeyOf(route: string, payload: JsonObject, sender?: string): string | null {
+  const pullRequest = pullRequestOf(payload, sender);
+  return pullRequest ? `${route}|${pullRequest.repo}|${pullRequest.number}` : null;
 }
 
 /**
@@ -235,19 +216,6 @@ export function orderKeyOf(route: string, payload: JsonObject): string | null {
  */
 export function isSupersedable(record: Pick<DeliveryRecord, 'status' | 'startedAt'>): boolean {
   return record.status === 'queued' && record.startedAt === null;
-}
-
-/**
- * The head commit a delivery's payload names: forge `pull_request.head.sha`, altforge
- * `object_attributes.last_commit.id`; null when it names none.
- */
-export function headShaOf(payload: JsonObject): string | null {
-  const object = (value: unknown): JsonObject | undefined =>
-    value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : undefined;
-  const forge = object(object(payload.pull_request)?.head)?.sha;
-  if (typeof forge === 'string') return forge;
-  const altforge = object(object(payload.object_attributes)?.last_commit)?.id;
-  return typeof altforge === 'string' ? altforge : null;
 }
 
 /**

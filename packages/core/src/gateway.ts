@@ -1,11 +1,13 @@
 /**
- * Builds a gateway in the order a delivery flows through it:
- *   config → hooks → store → queue → plugins → receiver → server.
- * The receiver journals an accepted delivery and hands it to the queue; the queue runs one
- * attempt at a time through `runAttempt` (render → run → deliver). Nothing listens until `start`.
+ * Builds a gateway around a store the caller opened (the CLI), in the order a delivery flows
+ * through it:
+ *   config → hooks → queue → plugins → receiver → server.
+ * The receiver journals an accepted delivery and hands it to the queue; the queue is handed the
+ * attempt (`createAttempt`: render → run → deliver) and starts as many attempts at once as its
+ * limits allow. Nothing listens until `start`.
  */
 import type http from 'node:http';
-import { createRunDelivery } from './attempt.js';
+import { createAttempt } from './attempt.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { GatewayConfig } from './config/schema.js';
 import { liveConfig } from './config/live.js';
@@ -63,12 +65,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // 2. hooks: the extension points, empty until the plugins tap them (step 4)
   const hooks = createHooks();
 
-  // 3. queue: the store's shared one, else the embedded pool; either only calls `run`
-  const run = createRunDelivery({ store, hooks, config, resolveRoute, home, log });
+  // 3. queue: the store's shared one, else the embedded pool; either only calls `attempt`
+  const attempt = createAttempt({ store, hooks, config, resolveRoute, home, log });
   const limits = () => queueLimits(config.current());
   const queue: DeliveryQueue = store.createQueue
-    ? store.createQueue({ run, limits, role, log })
-    : new WorkerPool({ store, run, limits, log });
+    ? store.createQueue({ attempt, limits, role, log })
+    : new WorkerPool({ store, attempt, limits, log });
 
   // 4. plugins tap the hooks: schemes, filters, render, runners, targets, observers
   const instances = await setUpPlugins(options.plugins, {
@@ -87,7 +89,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   ];
   if (problems.length > 0) throw new ConfigError(problems);
 
-  // 5. receiver: the checks of DESIGN §4.2, then journal and hand over to the queue
+  // 5. receiver: the checks of `docs/contract.md#the-order-of-checks`, then journal and hand
+  // over to the queue
   const rateLimiter = store.rateLimiter ?? new SlidingWindowRateLimiter();
   const receiver = createReceiver({
     hooks,

@@ -1,4 +1,4 @@
-/** The header names of DESIGN §4.3, canonical first, then the real services' aliases. */
+/** The header names of `docs/contract.md#headers`, canonical first, then the services' own. */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonObject } from './template.js';
 

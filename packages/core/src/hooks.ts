@@ -33,7 +33,7 @@ export interface AuthRequest {
 /**
  * A scheme's verdict on a request that carried its headers. An accepted request may name its
  * event type and delivery id as the scheme's sender sends them; what it leaves out, core reads
- * from the headers of DESIGN §4.3.
+ * from the headers of `docs/contract.md#headers`.
  */
 export type AuthVerdict = AuthAccepted | AuthRefused;
 

@@ -1,7 +1,7 @@
 /**
  * @webhook-gateway/core: the plugin author's API (plugins, hooks, the config they read, the store
- * contract). Running a gateway is `@webhook-gateway/core/runtime`; test helpers are
- * `@webhook-gateway/core/testing`.
+ * contract). Running a gateway is `@webhook-gateway/core/runtime`; what store implementations share
+ * is `@webhook-gateway/core/store-kit`; test helpers are `@webhook-gateway/core/testing`.
  */
 
 // Declaring a plugin and what its `setup` receives.
@@ -13,15 +13,17 @@ export {
   type PluginProvides,
   type PlatformSlices,
   type SettingsOf,
+  type DependencySettings,
   type StoreOpener,
   type PluginContext,
   type PluginInstance,
   type QueueStats,
 } from './plugin.js';
+// Loading a plugin's delivery or runner code at its first use.
+export { lazyTap } from './lazy-tap.js';
 
 // The hooks a plugin taps, with each hook's request and verdict.
 export {
-  createHooks,
   type GatewayHooks,
   type AuthRequest,
   type AuthVerdict,
@@ -77,14 +79,10 @@ export type {
   LineComment,
 } from './delivery.js';
 
-export {
-  DELIVERY_STATUSES,
-  REFUSED_STATUSES,
-  isFinishedStatus,
-  answerWithLineComments,
-} from './delivery.js';
+export { DELIVERY_STATUSES, isFinishedStatus, answerWithLineComments } from './delivery.js';
 
-// The contract a store meets, with the shared queue and rate limiter it may bring.
+// The contract a store meets. What implementing one takes beyond it (a new row, the row schemas,
+// the shared queue and rate limiter) is `@webhook-gateway/core/store-kit`.
 export type {
   Store,
   AcceptResult,
@@ -94,35 +92,9 @@ export type {
   DeliveryProgress,
   Subscription,
 } from './store.js';
-export type {
-  DeliveryQueue,
-  QueueContext,
-  QueueLimits,
-  RunDelivery,
-  RunOutcome,
-  GatewayRole,
-} from './queue.js';
-export type { RateLimiter, RateLimitVerdict } from './rate-limit.js';
 
-// What every store implementation shares: a new row, its attempt log, the schemas of its columns.
-export {
-  queuedRecord,
-  journalJson,
-  isSupersedable,
-  headShaOf,
-  coalescedTiming,
-  type CoalescedRow,
-  type CoalesceWait,
-} from './delivery.js';
-export { startAttempt, closeAttempt } from './attempt-log.js';
-export {
-  jsonTextSchema,
-  deliveryStatusSchema,
-  attemptLogSchema,
-  agentAccountingSchema,
-  lineCommentSchema,
-  lineCommentsSchema,
-} from './delivery-schema.js';
+// The shape of an agent's line comment (runners check what the agent wrote against it).
+export { lineCommentSchema } from './delivery-schema.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';
@@ -130,17 +102,18 @@ export { silentLogger, type Logger } from './logger.js';
 // Payload lookups targets use, and the rendering that makes a `DeliverRequest`'s `extra`.
 export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './template.js';
 
-// Comments: the loop guard's marker, who wrote a comment, the route command it names.
+// Which pull or merge request a payload is about, for each sender the gateway accepts.
+export { pullRequestOf, type PullRequest } from './pull-request.js';
+
+// Comments: the loop guard (its marker, `isOwnComment`), who wrote a comment.
 export {
   GATEWAY_MARKER,
   gatewayMarker,
   isCommentEvent,
   isCommandEvent,
   commentAuthor,
-  commentBody,
-  deliveryCommand,
-  findCommand,
-  type CommentCommand,
+  isOwnComment,
+  type OwnAccounts,
 } from './comment-events.js';
 
 // Header names and helpers of the auth schemes.
@@ -150,7 +123,6 @@ export {
   firstHeader,
   headerBytes,
 } from './headers.js';
-export { type SchemeVerdict } from './auth-schemes.js';
 export {
   bodyHmacMatches,
   digestsEqual,

@@ -2,12 +2,13 @@
  * Loads the plugins named in config (found by plugin-resolve.ts), telling "not installed" from
  * "failed to load" (as Verdaccio does), and sets each up.
  */
-import type { PluginEntry } from './config/schema.js';
+import type { GatewayConfig, PluginEntry } from './config/schema.js';
 import { PluginError, errorMessage } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import {
   isPlugin,
   settingsIn,
+  type DependencySettings,
   type GatewayPlugin,
   type PluginContext,
   type PluginInstance,
@@ -65,10 +66,14 @@ function esmHint(spec: string, url: string, error: unknown): string {
     : '';
 }
 
-/** Validates a plugin's options and runs its setup; every error names the plugin. */
+/**
+ * Validates a plugin's options and runs its setup; every error names the plugin. `loadedPlugins`
+ * are the ones its `dependencies` are found among.
+ */
 export async function setupPlugin(
   loaded: LoadedPlugin,
   context: Omit<PluginContext, 'log'> & { log: PluginContext['log'] },
+  loadedPlugins: readonly GatewayPlugin<unknown>[] = [],
 ): Promise<PluginInstance | undefined> {
   const { plugin } = loaded;
   let options: unknown = loaded.options;
@@ -84,10 +89,19 @@ export async function setupPlugin(
   }
   // Each slice as the config holds it, validated and defaulted by the plugin's own schema.
   const settings = settingsIn(plugin, context.config);
+  const settingsOf: DependencySettings = <Settings>(name: string, config: GatewayConfig) => {
+    if (!(plugin.dependencies ?? []).includes(name)) {
+      throw new PluginError(
+        plugin.name,
+        `reads the settings of ${name}, which its dependencies do not name`,
+      );
+    }
+    return settingsIn(dependencyOf(plugin, name, loadedPlugins), config) as Settings;
+  };
   let instance;
   try {
     instance = await plugin.setup(
-      { ...context, settings, log: context.log.child({ plugin: plugin.name }) },
+      { ...context, settings, settingsOf, log: context.log.child({ plugin: plugin.name }) },
       options,
     );
   } catch (error) {
@@ -102,6 +116,22 @@ export async function setupPlugin(
     );
   }
   return instance ?? undefined;
+}
+
+/** The loaded plugin `name` that `plugin` depends on; a missing one is an error naming both. */
+export function dependencyOf(
+  plugin: Pick<GatewayPlugin<unknown>, 'name'>,
+  name: string,
+  loadedPlugins: readonly GatewayPlugin<unknown>[],
+): GatewayPlugin<unknown> {
+  const dependency = loadedPlugins.find((loaded) => loaded.name === name);
+  if (!dependency) {
+    throw new PluginError(
+      plugin.name,
+      `depends on ${name}, which is not loaded: install it beside the CLI and list it under plugins:`,
+    );
+  }
+  return dependency;
 }
 
 /** What a plugin declares it provides but did not tap: a plugin author's mistake, found at start. */

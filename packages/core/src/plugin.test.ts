@@ -7,6 +7,7 @@ import { createHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { configSlicesOf, definePlugin, settingsIn } from './plugin.js';
 import { setupPlugin } from './plugin-loader.js';
+import { setUpPlugins } from './plugin-setup.js';
 
 const pager = definePlugin({
   name: '@acme/pager',
@@ -53,6 +54,56 @@ describe('plugin settings slices', () => {
     const other = definePlugin({ ...pager, name: '@acme/other-pager' });
     expect(() => configSlicesOf([pager, other])).toThrow(
       'plugins @acme/pager and @acme/other-pager both own platforms.pager',
+    );
+  });
+});
+
+describe('dependencies', () => {
+  const pagerSettings: { pager: { url: string } }[] = [];
+  const escalation = definePlugin({
+    name: '@acme/escalation',
+    dependencies: ['@acme/pager'],
+    setup({ hooks, settingsOf }) {
+      hooks.deliver.for('escalate').tapPromise('@acme/escalation', async (request) => {
+        pagerSettings.push(settingsOf<{ pager: { url: string } }>('@acme/pager', request.config));
+      });
+    },
+  });
+  const withPager = (url: string) => parseConfig({ platforms: { pager: { url } } }, {}, [pager]);
+
+  it('read the settings of a plugin they name from the config given, so a reload is seen', async () => {
+    const ctx = context(withPager('http://127.0.0.1:9/'));
+    const loaded = [pager, escalation].map((plugin) => ({ plugin, options: undefined }));
+    await setUpPlugins(loaded, ctx);
+    const deliver = ctx.hooks.deliver.get('escalate');
+    await deliver?.promise({ config: ctx.config } as never);
+    await deliver?.promise({ config: withPager('http://127.0.0.1:10/') } as never);
+    expect(pagerSettings.map((settings) => settings.pager.url)).toEqual([
+      'http://127.0.0.1:9/',
+      'http://127.0.0.1:10/',
+    ]);
+  });
+
+  it('stop the start when a dependency is not loaded, naming both plugins', async () => {
+    await expect(
+      setUpPlugins([{ plugin: escalation, options: undefined }], context()),
+    ).rejects.toThrow('@acme/escalation: depends on @acme/pager, which is not loaded');
+  });
+
+  it('refuse to read the settings of a plugin the dependencies do not name', async () => {
+    const nosy = definePlugin({
+      name: '@acme/nosy',
+      setup({ settingsOf, config }) {
+        settingsOf('@acme/pager', config);
+      },
+    });
+    await expect(
+      setUpPlugins(
+        [pager, nosy].map((plugin) => ({ plugin, options: undefined })),
+        context(withPager('http://127.0.0.1:9/')),
+      ),
+    ).rejects.toThrow(
+      '@acme/nosy: reads the settings of @acme/pager, which its dependencies do not name',
     );
   });
 });

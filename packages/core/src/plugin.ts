@@ -74,6 +74,18 @@ export type SettingsOf<Slices extends PlatformSlices> = {
   readonly [Key in keyof Slices]: z.output<Slices[Key]>;
 };
 
+/**
+ * The slices of a plugin named in `dependencies`, as `config` holds them (validated with that
+ * plugin's schemas). In a tap, pass the request's config, so a reload applies to the next delivery.
+ * `Settings` is the type the dependency exports for them.
+ *
+ * @example settingsOf<{ forge: ForgeSettings }>('@webhook-gateway/deliver-forge-comment', req.config).forge
+ */
+export type DependencySettings = <Settings = Readonly<Record<string, unknown>>>(
+  plugin: string,
+  config: GatewayConfig,
+) => Settings;
+
 const PLUGIN = Symbol.for('webhook-gateway.plugin');
 
 export interface PluginDefinition<Options, Slices extends PlatformSlices = PlatformSlices> {
@@ -91,6 +103,11 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
    * with the rest of the config; taps read them from the request's `agent`.
    */
   agent?: AgentKeys;
+  /**
+   * Plugins it needs, by name (as Fastify's plugin `dependencies`): their settings are read with
+   * `settingsOf`. A dependency that is not loaded stops the gateway at start, naming both.
+   */
+  dependencies?: readonly string[];
   /** Other names for its platforms and targets (`telegram` for `messenger_a`), accepted in config. */
   aliases?: Readonly<Record<string, string>>;
   /** The stores it provides, by `store.kind`; opened before any plugin is set up. */
@@ -99,7 +116,7 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
   check?(config: GatewayConfig): ConfigProblem[];
   options?: z.ZodType<Options>;
   setup(
-    context: PluginContext & { settings: SettingsOf<Slices> },
+    context: PluginContext & { settings: SettingsOf<Slices>; settingsOf: DependencySettings },
     options: Options,
   ): void | PluginInstance | Promise<void | PluginInstance>;
 }

@@ -15,7 +15,7 @@ export interface DeliveryQueue {
 }
 
 /** How one attempt ended, as far as a queue needs to know to schedule what comes next. */
-export type RunOutcome =
+export type AttemptOutcome =
   | { status: 'delivered' | 'failed' | 'missing' | NotRunStatus }
   /** Queued again in the journal for `nextAttemptAt`. */
   | { status: 'retry'; nextAttemptAt: number }
@@ -23,10 +23,10 @@ export type RunOutcome =
   | { status: 'interrupted' };
 
 /**
- * Runs one attempt at journaled delivery `id` and records its outcome in the journal. It is the
+ * Makes one attempt at journaled delivery `id` and records its outcome in the journal. It is the
  * only thing a queue knows of execution; aborting `signal` interrupts the attempt.
  */
-export type RunDelivery = (id: string, signal: AbortSignal) => Promise<RunOutcome>;
+export type Attempt = (id: string, signal: AbortSignal) => Promise<AttemptOutcome>;
 
 /** The limits a queue schedules by, read again for each decision (a reload changes them). */
 export interface QueueLimits {
@@ -64,7 +64,7 @@ export function queueLimits(config: GatewayConfig): QueueLimits {
 
 /** What a store needs to run its own shared queue (Redis/BullMQ). */
 export interface QueueContext {
-  run: RunDelivery;
+  attempt: Attempt;
   limits: () => QueueLimits;
   /** `receiver` only enqueues; `worker` only runs; `all` does both. */
   role: GatewayRole;

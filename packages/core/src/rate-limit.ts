@@ -1,4 +1,4 @@
-/** A per-route rolling-window rate limit (DESIGN §4.2 row 4). */
+/** A per-route rolling-window rate limit (`docs/contract.md#the-order-of-checks`, row 4). */
 
 export interface RateLimitVerdict {
   allowed: boolean;

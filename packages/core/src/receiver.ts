@@ -1,5 +1,6 @@
 /**
- * The Koa receiver: the checks of DESIGN §4.2 in their order, each with its status and body.
+ * The Koa receiver: the checks of `docs/contract.md#the-order-of-checks` in their order, each with
+ * its status and body.
  * Nothing slow runs here: an accepted delivery is journaled and handed to the worker pool.
  */
 import Router from '@koa/router';
@@ -246,7 +247,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
           payloadJson,
           headers: keptHeaders(ctx.req.headers),
           ...(verdict ? { authScheme: verdict.scheme } : {}),
-          orderKey: coalesce?.orderKey ?? orderKeyOf(name, payload),
+          orderKey: coalesce?.orderKey ?? orderKeyOf(name, payload, verdict?.scheme),
           maxAttempts: route.max_attempts ?? settings.max_attempts,
           ...(route.supersede || coalesce ? { supersede: true } : {}),
           ...(coalesce ? { coalesce: coalesce.wait } : {}),

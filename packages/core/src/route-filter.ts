@@ -2,12 +2,7 @@
  * The routing rules of a route: `events`, `actions`, `filters`, the loop guard and `commands`
  * (pure, unit-tested).
  */
-import {
-  carriesGatewayMarker,
-  deliveryCommand,
-  isCommentEvent,
-  sentByBot,
-} from './comment-events.js';
+import { deliveryCommand, isOwnComment, sentByBot } from './comment-events.js';
 import type { RouteConfig } from './config/schema.js';
 import { isMissing, lookupPath, type JsonObject } from './template.js';
 
@@ -63,8 +58,9 @@ export function routeIgnoreReason(
   for (const [path, expected] of Object.entries(route.filters)) {
     if (!filterPasses(lookupPath(payload, path), expected)) return 'filter';
   }
-  // Loop guard: the gateway never answers a comment it posted.
-  if (isCommentEvent(event, payload) && carriesGatewayMarker(event, payload)) return 'self';
+  // Loop guard: the gateway never answers a comment it posted (its marker; its account is
+  // known only to deliver-forge-comment, which asks the same question on `filter`).
+  if (isOwnComment(event, payload)) return 'self';
   const commands = route.commands ?? [];
   if (commands.length > 0) {
     if (!route.allow_bots && sentByBot(payload)) return 'bot';

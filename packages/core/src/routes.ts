@@ -4,7 +4,7 @@ import type { GatewayConfig, RouteConfig } from './config/schema.js';
 import { routeSchema } from './config/schema.js';
 import type { Store, Subscription } from './store.js';
 
-/** A dynamic subscription as a route (DESIGN §9). */
+/** A dynamic subscription as a route (`docs/subscriptions.md`). */
 export function subscriptionToRoute(subscription: Subscription): RouteConfig {
   return routeSchema.parse({
     secret: subscription.secret,

@@ -3,8 +3,10 @@
  * that build one from its parts). Plugins import `@webhook-gateway/core`.
  */
 
-// Assembling and running a gateway.
+// Assembling and running a gateway; the hooks its plugins tap (tests set up one plugin on them).
 export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export { createHooks } from './hooks.js';
+export type { GatewayRole } from './queue.js';
 
 // Finding and reading the config file; its schemas (for `config schema`, and tests that parse a slice).
 export {
@@ -52,7 +54,7 @@ export { createLogger, maskSecret, type GatewayLogger, type LogLevel } from './l
 export { subscriptionToRoute } from './routes.js';
 
 // The pieces a shared queue runs with: one attempt, the live config, the limits, the routes.
-export { createRunDelivery, type AttemptDeps } from './attempt.js';
+export { createAttempt, type AttemptDeps } from './attempt.js';
 export { liveConfig, type LiveConfig } from './config/live.js';
 export { queueLimits } from './queue.js';
 export { createRouteResolver, type RouteResolver } from './routes.js';

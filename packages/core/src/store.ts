@@ -43,7 +43,7 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-/** A route added at run time with `webhook subscribe` (DESIGN §9). */
+/** A route added at run time with `webhook subscribe` (`docs/subscriptions.md`). */
 export interface Subscription {
   name: string;
   description: string | null;

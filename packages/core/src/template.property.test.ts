@@ -1,8 +1,9 @@
 /**
- * Properties of the prompt template (DESIGN §6) over generated payloads and templates: one pass
- * only (substituted text is never expanded), paths that never leave the payload, and no throw for
- * any JSON payload or template text. Payloads are built as JSON text and parsed, so keys such as
- * `__proto__` are own properties exactly as they are in a real delivery.
+ * Properties of the prompt template (`docs/contract.md#the-prompt-template`) over generated
+ * payloads and templates: one pass only (substituted text is never expanded), paths that never
+ * leave the payload, and no throw for any JSON payload or template text. Payloads are built as JSON
+ * text and parsed, so keys such as `__proto__` are own properties exactly as they are in a real
+ * delivery.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

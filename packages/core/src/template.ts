@@ -1,6 +1,6 @@
 /**
- * The prompt template of DESIGN §6: `{a.b.c}` is replaced by the payload value at that path.
- * Nothing else is syntax, and substituted text is never scanned again.
+ * The prompt template of `docs/contract.md#the-prompt-template`: `{a.b.c}` is replaced by the
+ * payload value at that path. Nothing else is syntax, and substituted text is never scanned again.
  *
  * `{_gateway.…}` is reserved: it is never read from the payload, only from the values the
  * gateway hands the renderer (`{_gateway.route}`, `{_gateway.delivery_id}`, …).

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunDelivery } from './attempt.js';
+import { createAttempt } from './attempt.js';
 import { parseConfig } from './config/load.js';
 import { corePlugin } from './core-plugin.js';
 import type { NewDelivery } from './delivery.js';
@@ -26,16 +26,26 @@ function setup(
   });
   const hooks: GatewayHooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: () => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({
     answer: await run(request.delivery.deliveryId),
   }));
-  const runDelivery = createRunDelivery(attemptDeps(store, hooks, config));
+  const attempt = createAttempt(attemptDeps(store, hooks, config));
   const pool = new WorkerPool({
     store,
-    run: runDelivery,
+    attempt,
     limits: () => queueLimits(config),
     log: silentLogger(),
     ...poolOptions,

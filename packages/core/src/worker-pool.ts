@@ -1,13 +1,14 @@
 /**
- * Runs accepted deliveries in the background: render → run → deliver, with a global limit, a
- * per-route limit, one-at-a-time per pull/merge request in order of arrival, and retries with
- * exponential backoff and jitter. The store is the truth; this keeps only light handles.
+ * The embedded queue decides only when each accepted delivery's attempt starts: within a global
+ * limit and a per-route limit, one at a time per pull/merge request in order of arrival, and a
+ * retry once its backoff has passed. What an attempt does (render → run → deliver) is the
+ * attempt's job (`attempt.ts`). The store is the truth; this keeps only light handles.
  */
 import type { DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import { IntakePressure, type IntakeMonitor } from './intake-pressure.js';
 import type { Logger } from './logger.js';
-import type { DeliveryQueue, QueueLimits, RunDelivery } from './queue.js';
+import type { Attempt, DeliveryQueue, QueueLimits } from './queue.js';
 import type { Store } from './store.js';
 
 /** What the pool remembers of a queued delivery. */
@@ -30,7 +31,7 @@ export interface WorkerPoolOptions {
   /** The journal: the pool reads what is queued from it. */
   store: Pick<Store, 'recover' | 'queued'>;
   /** One attempt at a delivery; the pool decides only when. */
-  run: RunDelivery;
+  attempt: Attempt;
   limits: () => QueueLimits;
   log: Logger;
   /** How often to look for deliveries queued by another process (`deliveries replay`). */
@@ -288,7 +289,7 @@ export class WorkerPool implements DeliveryQueue {
 
   /** One attempt; a retry goes back into the queue at its place, with its backoff. */
   private async process(item: QueuedItem, abort: AbortController): Promise<void> {
-    const outcome = await this.options.run(item.id, abort.signal);
+    const outcome = await this.options.attempt(item.id, abort.signal);
     if (outcome.status === 'retry') {
       this.known.delete(item.id);
       this.add({ ...item, nextAttemptAt: outcome.nextAttemptAt });

@@ -2,8 +2,8 @@
  * Which pull request a `forge_comment` goes to: `deliver_extra.repo` / `deliver_extra.pr_number`
  * when the route sets them, else the payload's repository and pull request number.
  */
-import type { JsonObject } from '@webhook-gateway/core';
-import { parsePositiveInteger, payloadValue } from './extra-value.js';
+import { pullRequestOf, type JsonObject } from '@webhook-gateway/core';
+import { parsePositiveInteger } from './extra-value.js';
 import {
   payloadField,
   resolveTargetField,
@@ -32,15 +32,10 @@ export function isForgeRepoName(value: string): boolean {
   return OWNER.test(owner) && NAME.test(name) && name !== '.' && name !== '..';
 }
 
-/** The payload's pull request number: `number`, `pull_request.number`, or a PR's `issue.number`. */
+/** The payload's pull request number, as core reads the forge's payloads (`pullRequestOf`). */
 function payloadPrNumber(payload: JsonObject): FoundValue | undefined {
-  const found = payloadField(payload, 'number') ?? payloadField(payload, 'pull_request.number');
-  if (found !== undefined) return found;
-  // issue_comment: comments on a pull request arrive as comments on its issue.
-  if (payloadValue(payload, 'issue.pull_request') !== undefined) {
-    return payloadField(payload, 'issue.number');
-  }
-  return undefined;
+  const pullRequest = pullRequestOf(payload, 'forge');
+  return pullRequest && { value: pullRequest.number, source: "the payload's pull request number" };
 }
 
 const REPO: TargetField<string> = {
@@ -59,7 +54,7 @@ const PR_NUMBER: TargetField<number> = {
   extraKeys: ['pr_number'],
   fromPayload: payloadPrNumber,
   missing:
-    'the payload has no pull request number (number, pull_request.number, or issue.number of a pull request), so this event is not about a pull request; set deliver_extra.pr_number (e.g. "{number}")',
+    'the payload has no pull request number (pull_request.number, or issue.number of a pull request), so this event is not about a pull request; set deliver_extra.pr_number (e.g. "{number}")',
   example: '{number}',
   parse: parsePositiveInteger,
   invalid: 'is not a pull request number (a positive integer)',

@@ -4,6 +4,7 @@
  */
 import {
   definePlugin,
+  lazyTap,
   settingsIn,
   type FilterRequest,
   type FilterVerdict,
@@ -68,28 +69,40 @@ const forgeCommentPlugin = definePlugin({
         permissions,
       );
     });
+    const deliverForgeComment = lazyTap(
+      () => import('./deliver-forge-comment.js'),
+      'deliverForgeComment',
+    );
+    const deliverForgeReview = lazyTap(
+      () => import('./deliver-forge-review.js'),
+      'deliverForgeReview',
+    );
+    const deliverAltforgeComment = lazyTap(
+      () => import('./deliver-altforge-comment.js'),
+      'deliverAltforgeComment',
+    );
+    const deliverAltforgeReview = lazyTap(
+      () => import('./deliver-altforge-review.js'),
+      'deliverAltforgeReview',
+    );
     hooks.deliver
       .for(FORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
-        const { deliverForgeComment } = await import('./deliver-forge-comment.js');
-        return deliverForgeComment(request, settings(request.config).forge);
-      });
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
+        deliverForgeComment(request, settings(request.config).forge),
+      );
     hooks.deliver
       .for(FORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
-        const { deliverForgeReview } = await import('./deliver-forge-review.js');
         await deliverForgeReview(request, settings(request.config).forge);
       });
     hooks.deliver
       .for(ALTFORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
-        const { deliverAltforgeComment } = await import('./deliver-altforge-comment.js');
-        return deliverAltforgeComment(request, settings(request.config).altforge);
-      });
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
+        deliverAltforgeComment(request, settings(request.config).altforge),
+      );
     hooks.deliver
       .for(ALTFORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
-        const { deliverAltforgeReview } = await import('./deliver-altforge-review.js');
         await deliverAltforgeReview(request, settings(request.config).altforge);
       });
 

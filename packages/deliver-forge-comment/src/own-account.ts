@@ -1,23 +1,16 @@
 /**
- * The loop guard's second half: the gateway's own forge accounts, asked once at start
- * (`gh api user`, `glab api user`), and a filter that ignores comments those accounts wrote.
+ * The gateway's own forge accounts, asked once at start (`gh api user`, `glab api user`), so the
+ * loop guard (core's `isOwnComment`) also knows comments those accounts wrote.
  */
 import {
-  commentAuthor,
-  isCommentEvent,
+  isOwnComment,
   type FilterRequest,
   type FilterVerdict,
-  type JsonObject,
   type Logger,
+  type OwnAccounts,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { askForgeApi, type ApiClient } from './forge-api.js';
-
-/** The accounts the gateway posts as, once known. */
-export interface OwnAccounts {
-  forge?: string;
-  altforge?: string;
-}
 
 const forgeUser = z.object({ login: z.string().min(1) });
 const altforgeUser = z.object({ username: z.string().min(1) });
@@ -62,19 +55,10 @@ export async function askOwnAccounts(
   return accounts;
 }
 
-function isAltforgeEvent(event: string, payload: JsonObject): boolean {
-  return event === 'Note Hook' || event === 'note' || payload.object_kind === 'note';
-}
-
-/** `self` when a comment event was written by the gateway's own account on that platform. */
+/** The `filter` verdict of the loop guard once the accounts are known: `self` for its own comments. */
 export function ownCommentVerdict(
   accounts: OwnAccounts,
   request: Pick<FilterRequest, 'event' | 'payload'>,
 ): FilterVerdict | undefined {
-  if (!isCommentEvent(request.event, request.payload)) return undefined;
-  const author = commentAuthor(request.event, request.payload);
-  const own = isAltforgeEvent(request.event, request.payload) ? accounts.altforge : accounts.forge;
-  return author !== undefined && own !== undefined && author === own
-    ? { reason: 'self' }
-    : undefined;
+  return isOwnComment(request.event, request.payload, accounts) ? { reason: 'self' } : undefined;
 }

@@ -1,10 +1,5 @@
-import {
-  ConfigError,
-  createHooks,
-  parseConfig,
-  silentLogger,
-  type GatewayConfig,
-} from '@webhook-gateway/core';
+import { ConfigError, parseConfig, silentLogger, type GatewayConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { messengerConfigProblems } from './config-problems.js';
 import plugin from './index.js';
@@ -86,6 +81,9 @@ describe('plugin setup', () => {
     log: silentLogger(),
     home: '/tmp',
     settings: settingsIn(bad),
+    settingsOf: (): never => {
+      throw new Error('no dependencies');
+    },
   };
 
   it('throws a ConfigError when the gateway is about to serve', async () => {

@@ -1,4 +1,5 @@
-import { createHooks, parseConfig } from '@webhook-gateway/core';
+import { parseConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settingsIn } from './test-support/messenger-request.js';
 import plugin from './index.js';
@@ -60,6 +61,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );
@@ -103,6 +107,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: settingsIn(config),
+        settingsOf: (): never => {
+          throw new Error('no dependencies');
+        },
       },
       plugin.options!.parse({}),
     );

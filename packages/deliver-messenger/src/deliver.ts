@@ -3,7 +3,8 @@ import type { DeliverRequest } from '@webhook-gateway/core';
 import { deliverParts, type DeliverContext } from '@webhook-gateway/target-kit';
 import { resolveChatId } from './chat-id.js';
 import { endpointOf, platformSettings, type MessengerSettings } from './platform-settings.js';
-import type { MessengerProtocol } from './protocol.js';
+import type { MessengerProtocol, MessengerTarget } from './protocol.js';
+import { PROTOCOLS } from './protocols.js';
 import { messageParts } from './split-message.js';
 
 /** Checks what a delivery needs (a dynamic subscription may name a platform no route does). */
@@ -53,4 +54,14 @@ export async function deliverToMessenger(
     },
     context,
   );
+}
+
+/** `deliverToMessenger` with the protocol of `target`: the plugin's tap, loaded at its first use. */
+export function deliverToTarget(
+  target: MessengerTarget,
+  request: DeliverRequest,
+  settings: MessengerSettings,
+  context: DeliverContext,
+): Promise<void> {
+  return deliverToMessenger(PROTOCOLS[target], request, settings, context);
 }

@@ -2,7 +2,7 @@
  * @webhook-gateway/deliver-messenger: the `messenger_a`..`messenger_d` targets (Telegram, Discord,
  * Slack and signal-cli protocols), each configured under `platforms.<target>`.
  */
-import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { messengerAliases, messengerSettingsSchemas } from './platform-settings.js';
 import { MESSENGER_TARGETS, usesMessengers } from './targets.js';
@@ -43,22 +43,17 @@ const messengerPlugin = definePlugin({
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
+    const deliverToTarget = lazyTap(() => import('./deliver.js'), 'deliverToTarget');
     for (const target of MESSENGER_TARGETS) {
       hooks.deliver
         .for(target)
         // The slices of the attempt's config, so a reload applies to the next delivery.
-        .tapPromise(MESSENGER_PLUGIN_NAME, async (request) => {
-          const [{ PROTOCOLS }, { deliverToMessenger }] = await Promise.all([
-            import('./protocols.js'),
-            import('./deliver.js'),
-          ]);
-          return deliverToMessenger(
-            PROTOCOLS[target],
-            request,
-            settingsIn(messengerPlugin, request.config),
-            { options, sentParts },
-          );
-        });
+        .tapPromise(MESSENGER_PLUGIN_NAME, (request) =>
+          deliverToTarget(target, request, settingsIn(messengerPlugin, request.config), {
+            options,
+            sentParts,
+          }),
+        );
     }
     if (!serving) return;
     return checkAtStart(options, async (check) => {

@@ -1,4 +1,5 @@
-import { ConfigError, createHooks, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { ConfigError, parseConfig, silentLogger } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { smsConfigProblems } from './config-problems.js';
 import plugin from './index.js';
@@ -54,7 +55,10 @@ describe('plugin setup', () => {
       [plugin],
     );
     const settings = { sms: smsSettingsSchema.parse({}) };
-    const base = { log: silentLogger(), home: '/tmp', config: bad, settings };
+    const settingsOf = (): never => {
+      throw new Error('no dependencies');
+    };
+    const base = { log: silentLogger(), home: '/tmp', config: bad, settings, settingsOf };
     const serve = async () =>
       plugin.setup({ ...base, hooks: createHooks(), serving: true }, plugin.options!.parse({}));
     await expect(serve()).rejects.toBeInstanceOf(ConfigError);

@@ -1,4 +1,5 @@
-import { createHooks, parseConfig } from '@webhook-gateway/core';
+import { parseConfig } from '@webhook-gateway/core';
+import { createHooks } from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTwilio } from './connection-check.js';
 import plugin, { smsSettingsSchema } from './index.js';
@@ -41,6 +42,9 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       home: '/tmp',
       serving: true,
       settings: { sms: settings(fake.url, enabled) },
+      settingsOf: (): never => {
+        throw new Error('no dependencies');
+      },
     },
     plugin.options!.parse({}),
   );

@@ -1,5 +1,5 @@
 /** @webhook-gateway/deliver-sms: the `sms` target, texting answers through the Twilio Messages API. */
-import { ConfigError, definePlugin, settingsIn } from '@webhook-gateway/core';
+import { ConfigError, definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
 import { checkAtStart, httpTargetOptionsSchema, SentParts } from '@webhook-gateway/target-kit';
 import { smsConfigProblems } from './config-problems.js';
 import { smsSettingsSchema } from './settings.js';
@@ -37,16 +37,13 @@ const smsPlugin = definePlugin({
       if (problems.length > 0) throw new ConfigError(problems);
     }
     const sentParts = new SentParts();
+    const deliverSms = lazyTap(() => import('./deliver.js'), 'deliverSms');
     hooks.deliver
       .for('sms')
       // The slice of the attempt's config, so a reload applies to the next delivery.
-      .tapPromise(SMS_PLUGIN_NAME, async (request) => {
-        const { deliverSms } = await import('./deliver.js');
-        return deliverSms(request, settingsIn(smsPlugin, request.config).sms, {
-          options,
-          sentParts,
-        });
-      });
+      .tapPromise(SMS_PLUGIN_NAME, (request) =>
+        deliverSms(request, settingsIn(smsPlugin, request.config).sms, { options, sentParts }),
+      );
     if (!serving) return;
     return checkAtStart(options, async (check) => {
       // Nothing to check (nor to load) unless sms is enabled.

@@ -20,7 +20,7 @@ const eventSchema = z.object({
 /** The right a token needs on the altforge. */
 export const ALTFORGE_HOOK_RIGHT = 'the api scope and the Maintainer role on the project';
 
-/** The id the gateway journals an altforge delivery under (DESIGN §4.3 order). */
+/** The id the gateway journals an altforge delivery under (in `docs/contract.md#headers`'s order). */
 function guidOf(headers: Readonly<Record<string, string>>): string | undefined {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return lower['idempotency-key'] ?? lower['x-gitlab-event-uuid'];

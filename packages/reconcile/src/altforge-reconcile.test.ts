@@ -5,6 +5,10 @@ import { createFakeGlab, type FakeGlab } from './test-support/fake-glab.js';
 import { freePort } from './test-support/free-port.js';
 import { startReconcileGateway, type ReconcileGateway } from './test-support/gateway.js';
 import { waitFor } from './test-support/wait.js';
+import { settingsIn, type GatewayConfig } from '@webhook-gateway/core';
+import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
+
+const forgesOf = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
 
 const SECRET = 'altforge-hook-token-for-tests';
 const PROJECT = 'group/app';
@@ -70,6 +74,7 @@ describe('reconcile with the altforge through glab', () => {
 
     const first = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -98,6 +103,7 @@ describe('reconcile with the altforge through glab', () => {
 
     const second = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { sinceMs: Date.now() - 3_600_000 },
     });
@@ -109,6 +115,7 @@ describe('reconcile with the altforge through glab', () => {
     const { g } = await setUp('glpat-wrong');
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });

@@ -8,6 +8,10 @@ import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-
 import { freePort } from './test-support/free-port.js';
 import { startReconcileGateway, type ReconcileGateway } from './test-support/gateway.js';
 import { waitFor } from './test-support/wait.js';
+import { settingsIn, type GatewayConfig } from '@webhook-gateway/core';
+import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
+
+const forgesOf = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
 
 const SECRET = 'forge-hook-secret-for-tests';
 const HOOK = { owner: 'repos/octo/repo', id: 12 };
@@ -175,6 +179,7 @@ describe('reconcile with the forge through gh', () => {
 
     const first = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { sinceMs: Date.now() - 24 * HOUR },
     });
@@ -213,6 +218,7 @@ describe('reconcile with the forge through gh', () => {
 
     const second = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { sinceMs: Date.now() - 24 * HOUR },
     });
@@ -225,6 +231,7 @@ describe('reconcile with the forge through gh', () => {
     await seedLog(g);
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { sinceMs: Date.now() - 24 * HOUR },
       dryRun: true,
@@ -249,6 +256,7 @@ describe('reconcile with the forge through gh', () => {
     });
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -267,6 +275,7 @@ describe('reconcile with the forge through gh', () => {
     });
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -340,6 +349,7 @@ describe('reconcile failures are reported, not thrown', () => {
     forge.rateLimit(5, 42);
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -368,6 +378,7 @@ describe('reconcile failures are reported, not thrown', () => {
     forge.rateLimit(1, 7, 1);
     const limited = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -377,6 +388,7 @@ describe('reconcile failures are reported, not thrown', () => {
 
     const next = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -397,6 +409,7 @@ describe('reconcile failures are reported, not thrown', () => {
     const g = await gatewayWith({ token: 'ghp_wrong_token' });
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -409,7 +422,12 @@ describe('reconcile failures are reported, not thrown', () => {
     const g = await gatewayWith();
     const config = structuredClone(g.config);
     (config.platforms as Record<string, { token?: string }>).forge!.token = undefined;
-    const pass = await runReconcilePass({ config, store: g.store, window: { fromCursor: true } });
+    const pass = await runReconcilePass({
+      config,
+      forges: forgesOf(config),
+      store: g.store,
+      window: { fromCursor: true },
+    });
     expect(pass.routes[0]?.error).toMatch(/not authenticated/);
   });
 
@@ -417,6 +435,7 @@ describe('reconcile failures are reported, not thrown', () => {
     const g = await gatewayWith({ reconcile: { repo: 'octo/repo', hook_id: 99 } });
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });
@@ -429,6 +448,7 @@ describe('reconcile failures are reported, not thrown', () => {
     const g = await gatewayWith({ cli: '/nonexistent/bin/gh' });
     const pass = await runReconcilePass({
       config: g.config,
+      forges: forgesOf(g.config),
       store: g.store,
       window: { fromCursor: true },
     });

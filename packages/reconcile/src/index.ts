@@ -5,11 +5,14 @@
  * delivery. The same pass runs in the gateway (`extra.reconcile_interval_s`) and as
  * `webhook-gateway reconcile`.
  */
-import { definePlugin } from '@webhook-gateway/core';
+import { definePlugin, lazyTap } from '@webhook-gateway/core';
+import type { ForgeSlices } from './reconcile-pass.js';
 import { periodicReconcile, type PeriodicReconcile } from './periodic.js';
 import { reconcileConfigProblems, reconcileIntervalMs } from './reconciled-routes.js';
 
 export const RECONCILE_PLUGIN_NAME = '@webhook-gateway/reconcile';
+/** Owns `platforms.forge` and `platforms.altforge`, which the pass reads its hook logs with. */
+const FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge-comment';
 
 /**
  * The plugin. Built in; it does nothing until a route names its hook. The pass's code
@@ -26,21 +29,27 @@ export const RECONCILE_PLUGIN_NAME = '@webhook-gateway/reconcile';
  */
 export default definePlugin({
   name: RECONCILE_PLUGIN_NAME,
+  dependencies: [FORGE_COMMENT_PLUGIN_NAME],
   check: reconcileConfigProblems,
-  setup({ hooks, log, config, serving, store }) {
+  setup({ hooks, log, config, serving, store, settingsOf }) {
     const intervalMs = reconcileIntervalMs(config);
     if (!serving || !store || intervalMs === undefined) return;
     let periodic: PeriodicReconcile | undefined;
+    const runReconcilePass = lazyTap(() => import('./reconcile-pass.js'), 'runReconcilePass');
     return {
       serving() {
         periodic = periodicReconcile({
           intervalMs,
           store,
           log,
-          runPass: async (signal) => {
-            const { runReconcilePass } = await import('./reconcile-pass.js');
-            return runReconcilePass({ config, store, window: { fromCursor: true }, signal });
-          },
+          runPass: (signal) =>
+            runReconcilePass({
+              config,
+              forges: settingsOf<ForgeSlices>(FORGE_COMMENT_PLUGIN_NAME, config),
+              store,
+              window: { fromCursor: true },
+              signal,
+            }),
           onPass: (result) => hooks.reconciled.call(result),
         });
         periodic.start();

@@ -9,6 +9,7 @@ export {
   ALTFORGE_RETENTION_MS,
   FIRST_PASS_MS,
   CURSOR_OVERLAP_MS,
+  type ForgeSlices,
   type PassOptions,
   type PassResult,
   type PassWindow,

@@ -5,12 +5,11 @@
  */
 import {
   errorMessage,
-  settingsIn,
   type GatewayConfig,
   type ReconcileEvent,
   type Store,
 } from '@webhook-gateway/core';
-import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
+import type { AltforgeSettings, ForgeSettings } from '@webhook-gateway/deliver-forge-comment';
 import { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment/delivery';
 import { altforgeDeliveryLog, ALTFORGE_HOOK_RIGHT } from './altforge-log.js';
 import type { DeliveryLog } from './delivery-log.js';
@@ -42,8 +41,20 @@ export type PassWindow =
   /** In the gateway: from the hook's cursor (minus the overlap), else `FIRST_PASS_MS`. */
   | { fromCursor: true };
 
+/**
+ * `platforms.forge` and `platforms.altforge`, owned by the deliver-forge-comment plugin: the
+ * reconcile plugin reads them with `settingsOf` (a declared dependency), a program with
+ * `settingsIn(forgeCommentPlugin, config)`.
+ */
+export interface ForgeSlices {
+  forge: ForgeSettings;
+  altforge: AltforgeSettings;
+}
+
 export interface PassOptions {
   config: GatewayConfig;
+  /** The forges' settings (their CLI and token) that the hook logs are read with. */
+  forges: ForgeSlices;
   store: Store;
   window: PassWindow;
   /** Only these routes (`--route`); all reconciled routes when absent. */
@@ -81,10 +92,10 @@ function parseCursor(text: string | undefined): Cursor | undefined {
 async function logOf(
   entry: ReconciledRoute,
   config: GatewayConfig,
+  platforms: ForgeSlices,
   now: () => number,
   signal: AbortSignal | undefined,
 ): Promise<{ log: DeliveryLog; host: string; retentionMs: number }> {
-  const platforms = settingsIn(forgeCommentPlugin, config);
   const { reconcile } = entry;
   if ('project' in reconcile) {
     const settings = platforms.altforge;
@@ -176,7 +187,13 @@ async function reconcileOne(
   now: () => number,
 ): Promise<RouteReconcileResult> {
   const { store } = options;
-  const { log, host, retentionMs } = await logOf(entry, options.config, now, options.signal);
+  const { log, host, retentionMs } = await logOf(
+    entry,
+    options.config,
+    options.forges,
+    now,
+    options.signal,
+  );
   const cursorName = `reconcile:${host}:${log.hook}`;
   const oldest = now() - retentionMs;
   let sinceMs: number;

@@ -1,18 +1,14 @@
-import {
-  createHooks,
-  parseConfig,
-  silentLogger,
-  type DeliveryQueue,
-  type GatewayRole,
-  type RunRequest,
-} from '@webhook-gateway/core';
+import { parseConfig, silentLogger, type RunRequest } from '@webhook-gateway/core';
 import {
   corePlugin,
+  createHooks,
   createRouteResolver,
-  createRunDelivery,
+  createAttempt,
   liveConfig,
   queueLimits,
+  type GatewayRole,
 } from '@webhook-gateway/core/runtime';
+import type { DeliveryQueue } from '@webhook-gateway/core/store-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from './redis-store.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';
@@ -42,12 +38,22 @@ function queueOn(
   });
   const hooks = createHooks();
   void corePlugin.setup(
-    { hooks, log: silentLogger(), config, home: '/tmp', serving: true, settings: {} },
+    {
+      hooks,
+      log: silentLogger(),
+      config,
+      home: '/tmp',
+      serving: true,
+      settings: {},
+      settingsOf: (): never => {
+        throw new Error('core has no dependencies');
+      },
+    },
     undefined,
   );
   hooks.run.for('dry-run').tapPromise('test', async (request) => ({ answer: await run(request) }));
   const live = liveConfig(config);
-  const runDelivery = createRunDelivery({
+  const attempt = createAttempt({
     store,
     hooks,
     config: live,
@@ -57,7 +63,7 @@ function queueOn(
     random: () => 1,
   });
   const queue = store.createQueue({
-    run: runDelivery,
+    attempt,
     limits: () => queueLimits(config),
     log: silentLogger(),
     role,

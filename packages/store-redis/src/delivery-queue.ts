@@ -1,18 +1,16 @@
 /**
  * The shared queue: receivers add a BullMQ job per journaled delivery, workers (role `worker` or
- * `all`) take jobs and run the attempt the gateway hands in (`context.run`) on them. The journal stays the truth; a job is a
- * ticket. The package README explains the design (ordering, route limits, retries, recovery).
+ * `all`) take jobs and make the attempt the gateway hands in (`context.attempt`) for each. The
+ * journal stays the truth; a job is a ticket. The package README explains the design (ordering, route limits, retries, recovery).
  */
 import { randomUUID } from 'node:crypto';
 import {
   errorMessage,
   isFinishedStatus,
-  type DeliveryQueue,
   type DeliveryRecord,
   type Logger,
-  type QueueContext,
-  type RunOutcome,
 } from '@webhook-gateway/core';
+import type { AttemptOutcome, DeliveryQueue, QueueContext } from '@webhook-gateway/core/store-kit';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { bullmqConnection, closeConnection } from './connection.js';
@@ -204,7 +202,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   }
 
   /** Runs one attempt in a claimed slot, renewing its route lease meanwhile, then gives it back. */
-  private async attempt(runKey: string, slot: RunSlot, log: Logger): Promise<RunOutcome> {
+  private async attempt(runKey: string, slot: RunSlot, log: Logger): Promise<AttemptOutcome> {
     const abort = new AbortController();
     this.running.set(runKey, abort);
     const { client, keys } = this.store;
@@ -217,7 +215,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
           }, slot.leaseMs / 3)
         : undefined;
     try {
-      return await this.context.run(slot.id, abort.signal);
+      return await this.context.attempt(slot.id, abort.signal);
     } finally {
       clearInterval(renewal);
       this.running.delete(runKey);

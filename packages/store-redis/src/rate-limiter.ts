@@ -4,7 +4,7 @@
  * both take the last slot.
  */
 import { randomUUID } from 'node:crypto';
-import type { RateLimiter, RateLimitVerdict } from '@webhook-gateway/core';
+import type { RateLimiter, RateLimitVerdict } from '@webhook-gateway/core/store-kit';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RedisKeys } from './keys.js';

@@ -3,17 +3,15 @@
  * Everything read back passes a schema: another process, or another version, may have written it.
  * A null is an absent field.
  */
+import type { DeliveryRecord, NewDelivery, Subscription } from '@webhook-gateway/core';
 import {
   agentAccountingSchema,
   attemptLogSchema,
   deliveryStatusSchema,
   lineCommentsSchema,
-  type DeliveryRecord,
-  type NewDelivery,
-  type Subscription,
   jsonTextSchema,
   journalJson,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/core/store-kit';
 import { z } from 'zod';
 
 /** A field holding a whole number (times in ms, counters). */

@@ -4,24 +4,26 @@
  * `MemoryStore`; every method that changes state resolves once Redis has applied it.
  */
 import { randomUUID } from 'node:crypto';
+import type {
+  AcceptResult,
+  DeliveryProgress,
+  DeliveryFilter,
+  DeliveryOutline,
+  DeliveryRecord,
+  NewDelivery,
+  NotRunStatus,
+  Store,
+  Subscription,
+} from '@webhook-gateway/core';
 import {
-  type AcceptResult,
-  type DeliveryProgress,
-  type DeliveryFilter,
-  type DeliveryOutline,
   type DeliveryQueue,
-  type DeliveryRecord,
-  type NewDelivery,
-  type NotRunStatus,
   type QueueContext,
-  type Store,
-  type Subscription,
   agentAccountingSchema,
   attemptLogSchema,
   deliveryStatusSchema,
   jsonTextSchema,
   queuedRecord,
-} from '@webhook-gateway/core';
+} from '@webhook-gateway/core/store-kit';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { bullmqConnection, closeConnection, openCommandClient } from './connection.js';

@@ -3,13 +3,8 @@
  * `RowChange` here (pure, unit-tested without Redis), and the apply script writes it atomically,
  * provided nobody changed the row in between (its `rev`).
  */
-import {
-  type AttemptRecord,
-  type DeliveryStatus,
-  type NotRunStatus,
-  closeAttempt,
-  startAttempt,
-} from '@webhook-gateway/core';
+import type { AttemptRecord, DeliveryStatus, NotRunStatus } from '@webhook-gateway/core';
+import { closeAttempt, startAttempt } from '@webhook-gateway/core/store-kit';
 
 /** What a change needs to know about the row (read with HMGET before the change). */
 export interface RowHead {

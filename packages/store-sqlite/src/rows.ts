@@ -3,17 +3,19 @@
  * the file passes a schema: another process (or an older version) may have written it.
  */
 import {
-  agentAccountingSchema,
-  attemptLogSchema,
   type DeliveryOutline,
-  lineCommentsSchema,
   type DeliveryRecord,
   type DeliveryStatus,
   type QueuedDelivery,
   type Subscription,
-  jsonTextSchema,
   DELIVERY_STATUSES,
 } from '@webhook-gateway/core';
+import {
+  agentAccountingSchema,
+  attemptLogSchema,
+  lineCommentsSchema,
+  jsonTextSchema,
+} from '@webhook-gateway/core/store-kit';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
 

@@ -3,22 +3,24 @@
  * one SQLite file, shared by the running gateway and the CLI. Semantics follow core's
  * `MemoryStore`; every method that changes state returns after its transaction is committed.
  */
+import type {
+  QueuedDelivery,
+  AcceptResult,
+  DeliveryProgress,
+  DeliveryFilter,
+  DeliveryOutline,
+  DeliveryRecord,
+  NewDelivery,
+  NotRunStatus,
+  Store,
+  Subscription,
+} from '@webhook-gateway/core';
 import {
-  type QueuedDelivery,
-  type AcceptResult,
-  type DeliveryProgress,
-  type DeliveryFilter,
-  type DeliveryOutline,
-  type DeliveryRecord,
-  type NewDelivery,
-  type NotRunStatus,
-  type Store,
-  type Subscription,
   journalJson,
   queuedRecord,
-  coalescedTiming,
   closeAttempt,
-} from '@webhook-gateway/core';
+  coalescedTiming,
+} from '@webhook-gateway/core/store-kit';
 import type Database from 'better-sqlite3';
 import { BackgroundCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';

@@ -1,5 +1,5 @@
 /**
- * The config schema of DESIGN §5, with the spec's defaults. Unknown keys are errors, so a typo
+ * The config schema of `docs/configuration.md`, with its defaults. Unknown keys are errors, so a typo
  * is reported with its path instead of being silently ignored.
  */
 import { z } from 'zod';

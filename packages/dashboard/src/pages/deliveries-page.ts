@@ -1,9 +1,8 @@
 /** `/dashboard`: the newest deliveries, filtered by route and status, refreshed live. */
-import type { DeliveryRecord } from '@webhook-gateway/core';
+import { pullRequestOf, type DeliveryRecord } from '@webhook-gateway/core';
 import { formatDuration, formatTime, isoTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { deliveryStatuses, type DeliveriesQuery } from '../inputs.js';
-import { pullRequestOf } from '../pull-request-link.js';
 import { page, statusBadge } from './layout.js';
 
 /** The query string of a filter, `?` included (empty when nothing is filtered). */
@@ -56,7 +55,7 @@ function cell(column: ColumnName, content: SafeHtml | string): SafeHtml {
 
 /** `owner/repo#2`, linked to the pull request's page when the payload gives one. */
 function pullRequestCell(record: DeliveryRecord): SafeHtml | string {
-  const ref = pullRequestOf(record.payload);
+  const ref = pullRequestOf(record.payload, record.authScheme);
   if (!ref) return '—';
   const label = `${ref.repo}#${ref.number}`;
   return ref.url ? html`<a href="${ref.url}" rel="noreferrer">${label}</a>` : label;

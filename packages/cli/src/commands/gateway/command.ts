@@ -1,9 +1,10 @@
 /** `webhook-gateway gateway`: load config and plugins, listen, run until a signal. */
-import { errorMessage, type GatewayRole } from '@webhook-gateway/core';
+import { errorMessage } from '@webhook-gateway/core';
 import {
   createGateway,
   createLogger,
   resolveConfigPath,
+  type GatewayRole,
   type LogLevel,
 } from '@webhook-gateway/core/runtime';
 import { Option, type Command } from 'commander';
@@ -21,7 +22,7 @@ interface GatewayCommandOptions extends HomeOptions {
   role: GatewayRole;
 }
 
-/** The line operators and scripts wait for (DESIGN §9). */
+/** The line operators and scripts wait for (`docs/contract.md#the-command-line`). */
 export function listeningLine(host: string, port: number, routes: string[]): string {
   return `[webhook] Listening on ${host}:${port} — routes: ${routes.length > 0 ? routes.join(', ') : '(none)'}`;
 }

@@ -3,7 +3,7 @@
 /** The schema file `init` writes next to config.yaml; editors find it through the first line. */
 export const SCHEMA_FILE_NAME = 'config.schema.json';
 
-/** The default port of the webhook receiver (DESIGN §5). */
+/** The default port of the webhook receiver (`docs/configuration.md#platformswebhook`). */
 export const INIT_PORT = 8644;
 
 /**

@@ -4,7 +4,8 @@
  * reached the journal. Works beside a running gateway (the journal is shared).
  */
 import { CommanderError, Option, type Command } from 'commander';
-import { ConfigError } from '@webhook-gateway/core';
+import { ConfigError, settingsIn } from '@webhook-gateway/core';
+import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
 import { reconcileConfigProblems, reconciledRoutes } from '@webhook-gateway/reconcile';
 import { runReconcilePass } from '@webhook-gateway/reconcile/pass';
 import { addHomeOptions } from '../../home-options.js';
@@ -41,6 +42,7 @@ async function reconcile(rawOptions: unknown): Promise<void> {
   try {
     const result = await runReconcilePass({
       config: context.config,
+      forges: settingsIn(forgeCommentPlugin, context.config),
       store,
       window: { sinceMs: Date.now() - options.since },
       ...(options.route === undefined ? {} : { routes: [options.route] }),

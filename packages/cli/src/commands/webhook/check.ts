@@ -3,13 +3,13 @@
  * installed, its platform is enabled and has somewhere to send, its secret is allowed on this bind.
  */
 import {
-  createHooks,
   silentLogger,
   type ConfigProblem,
   type GatewayConfig,
   type Subscription,
 } from '@webhook-gateway/core';
 import {
+  createHooks,
   setUpPlugins,
   subscriptionToRoute,
   type LoadedPlugin,
