@@ -153,16 +153,16 @@ describe('with a running gateway', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const [request, answer] = result.stdout.trim().split('\n');
-    expect(request).toContain(`POST http://127.0.0.1:${gateway.port}/webhooks/tested  event ping`);
+    expect(request).toContain(`POST http://127.0.0.1:${gateway.port}/webhooks/tested  event test`);
     const deliveryId = /delivery (test-\S+)/.exec(request ?? '')?.[1];
     expect(answer).toBe(
-      `202 {"status":"accepted","route":"tested","event":"ping","delivery_id":"${deliveryId}"}`,
+      `202 {"status":"accepted","route":"tested","event":"test","delivery_id":"${deliveryId}"}`,
     );
     const record = await waitFor(
       () => readAgentRecords(agentLog).find((r) => r.deliveryId === deliveryId),
       'the agent run of the test delivery',
     );
-    expect(record).toMatchObject({ route: 'tested', event: 'ping', prompt: 'test of tested' });
+    expect(record).toMatchObject({ route: 'tested', event: 'test', prompt: 'test of tested' });
   });
 
   it('`webhook test --payload --event --json` sends that payload and prints JSON', async () => {

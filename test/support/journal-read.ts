@@ -14,7 +14,15 @@ export interface ListedDelivery {
   route: string;
   event: string;
   action: string | null;
-  status: 'queued' | 'running' | 'delivered' | 'failed' | 'denied' | 'over_budget';
+  status:
+    | 'queued'
+    | 'running'
+    | 'delivered'
+    | 'failed'
+    | 'denied'
+    | 'over_budget'
+    | 'superseded'
+    | 'silent';
   attempts: number;
   maxAttempts: number;
   receivedAt: string;

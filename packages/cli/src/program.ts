@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   init: async () => (await import('./commands/init/command.js')).registerInitCommand,
   reconcile: async () => (await import('./commands/reconcile/command.js')).registerReconcileCommand,
   plugin: async () => (await import('./commands/plugin/command.js')).registerPluginCommands,
+  filters: async () => (await import('./commands/filters/command.js')).registerFiltersCommands,
 };
 
 /**

@@ -6,16 +6,17 @@
 import { addAccounting } from './agent-accounting.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
-import { agentForRoute, type RouteConfig } from './config/schema.js';
+import { NO_RUNNER, routeAgent, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
+  isSilentAnswer,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
+import type { GatewayHooks, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
@@ -44,6 +45,8 @@ export interface AttemptDeps {
 /** How one attempt ended, with the row as the attempt left it. */
 export type AttemptResult =
   | { status: 'delivered'; record: DeliveryRecord }
+  /** The answer was exactly `[SILENT]`: nothing sent, final. */
+  | { status: 'silent'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
   /**
@@ -155,7 +158,7 @@ export async function attemptDelivery(
         retryable: false,
       });
     target = routeConfig.deliver;
-    const agent = agentForRoute(config.agent, routeConfig.agent);
+    const agent = routeAgent(config.agent, routeConfig);
     let gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
@@ -205,41 +208,46 @@ export async function attemptDelivery(
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, context.payload, gateway)
         : renderDefaultPrompt(context.route, context.event, context.payload);
-      const prompt = await hooks.render.promise(base, {
-        delivery: context,
-        routeConfig,
-        agent,
-        home: deps.home,
-        log,
-      });
-      savePrompt({ prompt });
-      const runner = hooks.run.get(agent.runner);
-      if (!runner?.isUsed()) {
-        throw Object.assign(
-          new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
-          { retryable: false },
-        );
-      }
-      log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
-      const runStarted = Date.now();
-      const result = await withTimeout(
-        runner.promise({
-          prompt,
-          delivery: record,
+      // The route's runner on the rendered, framed prompt, within agent.timeout_s.
+      const runAgent = async (): Promise<RunResult | undefined> => {
+        const prompt = await hooks.render.promise(base, {
+          delivery: context,
           routeConfig,
           agent,
           home: deps.home,
           log,
-          signal,
-          reportAccounting: (accounting) => {
-            if (!spentAdded) spent = accounting;
-          },
-        }),
-        agent.timeout_s * 1000,
-        `agent run (${agent.runner})`,
-        timeout,
-      );
-      runMs = Date.now() - runStarted;
+        });
+        savePrompt({ prompt });
+        const runner = hooks.run.get(agent.runner);
+        if (!runner?.isUsed()) {
+          throw Object.assign(
+            new Error(`no agent runner named "${agent.runner}" is installed (agent.runner)`),
+            { retryable: false },
+          );
+        }
+        log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
+        const runStarted = Date.now();
+        const ran = await withTimeout(
+          runner.promise({
+            prompt,
+            delivery: record,
+            routeConfig,
+            agent,
+            home: deps.home,
+            log,
+            signal,
+            reportAccounting: (accounting) => {
+              if (!spentAdded) spent = accounting;
+            },
+          }),
+          agent.timeout_s * 1000,
+          `agent run (${agent.runner})`,
+          timeout,
+        );
+        runMs = Date.now() - runStarted;
+        return ran;
+      };
+      const result = agent.runner === NO_RUNNER ? notifyOnly(base, savePrompt) : await runAgent();
       if (!result) {
         throw Object.assign(new Error(`agent runner "${agent.runner}" gave no answer`), {
           retryable: false,
@@ -257,6 +265,22 @@ export async function attemptDelivery(
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
       await store.saveProgress(record.id, produced);
+    }
+    if (isSilentAnswer(answer) && lineComments.length === 0) {
+      // The agent chose to say nothing: the delivery ends well, and no target is called.
+      await store.markDelivered(record.id, Date.now(), 'silent');
+      await Promise.all(saves);
+      const silent: DeliveryRecord = { ...record, status: 'silent' };
+      log.info({ attempt: record.attempts }, 'silent: the answer was [SILENT]; nothing sent');
+      hooks.attemptFinished.call({
+        record: silent,
+        target,
+        status: 'silent',
+        durationMs: Date.now() - startedAt,
+        runMs,
+        spent,
+      });
+      return { status: 'silent', record: silent };
     }
     const deliver = hooks.deliver.get(routeConfig.deliver);
     if (!deliver?.isUsed()) {
@@ -340,6 +364,12 @@ export async function attemptDelivery(
   } finally {
     interrupt.removeEventListener('abort', forwardInterrupt);
   }
+}
+
+/** A notify-only route's answer (`runner: none`): the rendered template itself, no model. */
+function notifyOnly(prompt: string, savePrompt: (progress: { prompt: string }) => void): RunResult {
+  savePrompt({ prompt });
+  return { answer: prompt };
 }
 
 const PREVIOUS_HEAD_SHA = '{_gateway.previous_head_sha}';

@@ -2,6 +2,8 @@
  * What core itself taps: the routing rules on `filter`, the route budget on `admit`, and the
  * `log` target; it also provides the `memory` store.
  */
+import { inFilePaths } from './filter-verdict.js';
+import { InFileLists } from './in-file-lists.js';
 import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
 import { budgetRefusal, utcDayStart } from './route-budget.js';
@@ -14,15 +16,17 @@ export const corePlugin = definePlugin({
   provides: { targets: ['log'], stores: ['memory'] },
   // Nothing kept on disk: for tests, and a gateway that may lose its journal.
   stores: { memory: async () => new MemoryStore() },
-  setup({ hooks, store, log }) {
-    hooks.filter.tapPromise(CORE_PLUGIN_NAME, (request) => {
-      const reason = routeIgnoreReason(
-        request.routeConfig,
-        request.event,
-        request.action,
-        request.payload,
+  setup({ hooks, store, log, home }) {
+    const inFileLists = new InFileLists(home, (file, reason) => {
+      log.warn({ file, reason }, 'an in_file filter list cannot be read; it matches nothing');
+    });
+    hooks.filter.tapPromise(CORE_PLUGIN_NAME, async (request) => {
+      const files = inFilePaths(request.routeConfig.filters);
+      if (files.length > 0) await inFileLists.refresh(files);
+      const reason = routeIgnoreReason(request.routeConfig, request, (file) =>
+        inFileLists.values(file),
       );
-      return Promise.resolve(reason ? { reason } : undefined);
+      return reason ? { reason } : undefined;
     });
 
     // A route's daily budget, before the agent runs: past it, the delivery ends over_budget.

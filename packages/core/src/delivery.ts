@@ -7,6 +7,7 @@ import type { JsonObject } from './template.js';
  * `denied` and `over_budget` end a delivery before its agent runs (see `REFUSED_STATUSES`).
  * `superseded`: ended before it ever ran, because a newer delivery for the same route and pull or
  * merge request arrived on a route with `supersede: true` (its `supersededBy` names that one).
+ * `silent`: the answer was exactly `[SILENT]` (after trimming), so nothing was sent.
  * `skipped`: ended before its agent ran because the route's `script` answered `[SILENT]` or nothing.
  */
 export const DELIVERY_STATUSES = [
@@ -17,6 +18,7 @@ export const DELIVERY_STATUSES = [
   'denied',
   'over_budget',
   'superseded',
+  'silent',
   'skipped',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -24,6 +26,20 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** The statuses of a delivery the worker refused to run: the commenter's permission, a budget. */
 export const REFUSED_STATUSES = ['denied', 'over_budget'] as const;
 export type RefusedStatus = (typeof REFUSED_STATUSES)[number];
+
+/** How a delivery that ran ends well: its answer sent, or `silent` (nothing to send). */
+export type DeliveredStatus = 'delivered' | 'silent';
+
+/** The answer an agent gives to say nothing (Hermes' marker). */
+export const SILENT_ANSWER = '[SILENT]';
+
+/**
+ * True when the answer is exactly `[SILENT]` once trimmed: it is not delivered. An empty answer or
+ * `SKIP` still is, and so is `[SILENT]` followed by more text.
+ */
+export function isSilentAnswer(answer: string): boolean {
+  return answer.trim() === SILENT_ANSWER;
+}
 
 /**
  * The statuses that end a delivery before its agent runs, with a reason and no tokens: the

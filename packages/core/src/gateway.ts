@@ -21,7 +21,7 @@ import { createReceiver } from './receiver.js';
 import { scriptProblems } from './route-script.js';
 import { createRouteResolver } from './routes.js';
 import { closeServer, createServer, listen } from './server.js';
-import { startupProblems } from './startup-checks.js';
+import { inFileWarnings, startupProblems } from './startup-checks.js';
 import type { Store } from './store.js';
 import { WorkerPool } from './worker-pool.js';
 import { queueLimits, type DeliveryQueue, type GatewayRole } from './queue.js';
@@ -129,6 +129,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (config.current().agent.runner === 'dry-run') {
         log.warn('no agent is configured: each answer is the rendered prompt (set agent.runner)');
       }
+      for (const warning of inFileWarnings(config.current(), home))
+        log.warn({ key: warning.path }, warning.message);
       for (const instance of instances) await instance.start?.();
       // The embedded pool is the only queue of its journal, so a receiver-only role makes no sense there.
       if (role !== 'receiver' || !store.createQueue) await queue.start();

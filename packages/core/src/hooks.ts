@@ -58,6 +58,8 @@ export interface FilterRequest {
   event: string;
   action: string | null;
   payload: JsonObject;
+  /** The request's headers (lower-case names), for filters on `headers.<name>`. */
+  headers: IncomingHttpHeaders;
 }
 
 /** Why a delivery is ignored: `events`, `actions`, `filters` or a plugin's own word. */
@@ -160,6 +162,8 @@ export type RequestOutcome =
   | 'bad_request'
   | 'unsupported_type'
   | 'unknown_route'
+  /** A route with `enabled: false` (403). */
+  | 'disabled'
   | 'error';
 
 /** How one attempt at a delivery ended. */
@@ -167,7 +171,7 @@ export interface AttemptEvent {
   record: DeliveryRecord;
   /** The route's target, or null when the route was gone before one was known. */
   target: string | null;
-  status: 'delivered' | 'retry' | 'failed' | NotRunStatus;
+  status: 'delivered' | 'silent' | 'retry' | 'failed' | NotRunStatus;
   error?: string;
   durationMs: number;
   /** How long the agent ran, when it ran in this attempt and answered. */

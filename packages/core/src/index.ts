@@ -68,6 +68,7 @@ export { ConfigError, StartupError, errorMessage, type ConfigProblem } from './e
 export type {
   DeliveryRecord,
   NewDelivery,
+  DeliveredStatus,
   DeliveryStatus,
   RefusedStatus,
   NotRunStatus,

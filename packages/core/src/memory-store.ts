@@ -8,6 +8,7 @@ import {
   type DeliveryRecord,
   type NewDelivery,
   type NotRunStatus,
+  type DeliveredStatus,
 } from './delivery.js';
 import type {
   AcceptResult,
@@ -177,11 +178,15 @@ export class MemoryStore implements Store {
     }
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
-      record.status = 'delivered';
+      record.status = status;
       record.finishedAt = now;
       this.closeAttempt(record, now, null);
     }

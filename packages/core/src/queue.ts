@@ -16,7 +16,7 @@ export interface DeliveryQueue {
 
 /** How one attempt ended, as far as a queue needs to know to schedule what comes next. */
 export type AttemptOutcome =
-  | { status: 'delivered' | 'failed' | 'missing' | NotRunStatus }
+  | { status: 'delivered' | 'silent' | 'failed' | 'missing' | NotRunStatus }
   /** Queued again in the journal for `nextAttemptAt`. */
   | { status: 'retry'; nextAttemptAt: number }
   /** Cut short because the queue aborted it (a stop): left `running`, for the next start. */

@@ -142,6 +142,11 @@ export function createReceiver(options: ReceiverOptions): Koa {
       replyUnread(ctx, 404, { error: 'Unknown route' });
       return 'unknown_route';
     }
+    // A route switched off keeps its config but answers as Hermes does, before any other check.
+    if (route.enabled === false) {
+      replyUnread(ctx, 403, { error: `Route disabled: ${name}` });
+      return 'disabled';
+    }
 
     // 2. size: refused from Content-Length, or counted while streaming; never buffered past it
     let rawBody: Buffer;
@@ -216,6 +221,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
       event,
       action,
       payload,
+      headers: ctx.req.headers,
     });
     if (ignored) {
       log.debug(

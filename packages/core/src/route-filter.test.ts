@@ -17,6 +17,14 @@ const route = (
     ...over,
   }) as Parameters<typeof routeIgnoreReason>[0];
 
+/** The rules' answer for a delivery without headers. */
+const reasonOf = (
+  rules: Parameters<typeof routeIgnoreReason>[0],
+  event: string,
+  action: string | null,
+  payload: Record<string, unknown>,
+) => routeIgnoreReason(rules, { event, action, payload, headers: {} });
+
 describe('routeIgnoreReason', () => {
   const pr = {
     action: 'opened',
@@ -24,50 +32,36 @@ describe('routeIgnoreReason', () => {
     number: 42,
   };
 
-  it('keeps everything when events is empty', () => {
-    expect(routeIgnoreReason(route({}), 'anything', null, {})).toBeUndefined();
+  it('keeps everything when events is empty, but ping unless listed', () => {
+    expect(reasonOf(route({}), 'anything', null, {})).toBeUndefined();
+    expect(reasonOf(route({}), 'ping', null, {})).toBe('event');
+    expect(reasonOf(route({ events: ['ping'] }), 'ping', null, {})).toBeUndefined();
   });
 
   it('ignores an unlisted event; the altforge object_kind also matches', () => {
-    expect(routeIgnoreReason(route({ events: ['push'] }), 'pull_request', 'opened', pr)).toBe(
-      'event',
-    );
+    expect(reasonOf(route({ events: ['push'] }), 'pull_request', 'opened', pr)).toBe('event');
     expect(
-      routeIgnoreReason(route({ events: ['merge_request'] }), 'Merge Request Hook', 'open', {
+      reasonOf(route({ events: ['merge_request'] }), 'Merge Request Hook', 'open', {
         object_kind: 'merge_request',
       }),
     ).toBeUndefined();
   });
 
   it('ignores an unlisted or missing action', () => {
-    expect(routeIgnoreReason(route({ actions: ['opened'] }), 'pull_request', 'closed', pr)).toBe(
-      'action',
-    );
-    expect(routeIgnoreReason(route({ actions: ['opened'] }), 'push', null, {})).toBe('action');
-    expect(
-      routeIgnoreReason(route({ actions: ['opened'] }), 'pull_request', 'opened', pr),
-    ).toBeUndefined();
+    expect(reasonOf(route({ actions: ['opened'] }), 'pull_request', 'closed', pr)).toBe('action');
+    expect(reasonOf(route({ actions: ['opened'] }), 'push', null, {})).toBe('action');
+    expect(reasonOf(route({ actions: ['opened'] }), 'pull_request', 'opened', pr)).toBeUndefined();
   });
 
   it('requires every filter to match, with lists as alternatives and numbers matching their text', () => {
     expect(
-      routeIgnoreReason(
-        route({ filters: { 'pull_request.draft': false } }),
-        'pull_request',
-        'opened',
-        pr,
-      ),
+      reasonOf(route({ filters: { 'pull_request.draft': false } }), 'pull_request', 'opened', pr),
     ).toBeUndefined();
     expect(
-      routeIgnoreReason(
-        route({ filters: { 'pull_request.draft': true } }),
-        'pull_request',
-        'opened',
-        pr,
-      ),
+      reasonOf(route({ filters: { 'pull_request.draft': true } }), 'pull_request', 'opened', pr),
     ).toBe('filter');
     expect(
-      routeIgnoreReason(
+      reasonOf(
         route({ filters: { 'pull_request.base.ref': ['main', 'release'] } }),
         'pull_request',
         'opened',
@@ -75,32 +69,32 @@ describe('routeIgnoreReason', () => {
       ),
     ).toBeUndefined();
     expect(
-      routeIgnoreReason(route({ filters: { number: '42' } }), 'pull_request', 'opened', pr),
+      reasonOf(route({ filters: { number: '42' } }), 'pull_request', 'opened', pr),
     ).toBeUndefined();
     expect(
-      routeIgnoreReason(route({ filters: { 'missing.path': null } }), 'pull_request', 'opened', pr),
+      reasonOf(route({ filters: { 'missing.path': null } }), 'pull_request', 'opened', pr),
     ).toBe('filter');
   });
 
   it('negates a filter with { not: … }; a missing path passes a negation', () => {
     const bot = { ...pr, sender: { login: 'dependabot[bot]' } };
     const notDependabot = route({ filters: { 'sender.login': { not: ['dependabot[bot]'] } } });
-    expect(routeIgnoreReason(notDependabot, 'pull_request', 'opened', bot)).toBe('filter');
+    expect(reasonOf(notDependabot, 'pull_request', 'opened', bot)).toBe('filter');
     expect(
-      routeIgnoreReason(notDependabot, 'pull_request', 'opened', {
+      reasonOf(notDependabot, 'pull_request', 'opened', {
         ...pr,
         sender: { login: 'octocat' },
       }),
     ).toBeUndefined();
     const notDraft = route({ filters: { 'pull_request.draft': { not: true } } });
-    expect(routeIgnoreReason(notDraft, 'pull_request', 'opened', pr)).toBeUndefined();
+    expect(reasonOf(notDraft, 'pull_request', 'opened', pr)).toBeUndefined();
     expect(
-      routeIgnoreReason(notDraft, 'pull_request', 'opened', {
+      reasonOf(notDraft, 'pull_request', 'opened', {
         ...pr,
         pull_request: { draft: true },
       }),
     ).toBe('filter');
-    expect(routeIgnoreReason(notDraft, 'push', null, {})).toBeUndefined();
+    expect(reasonOf(notDraft, 'push', null, {})).toBeUndefined();
   });
 
   describe('comments', () => {
@@ -113,40 +107,38 @@ describe('routeIgnoreReason', () => {
 
     it('ignores a comment carrying the gateway marker on every route, as self', () => {
       const own = comment('Looks fine.\n\n<!-- webhook-gateway:delivery d-1 -->');
-      expect(routeIgnoreReason(route({}), 'issue_comment', 'created', own)).toBe('self');
-      expect(
-        routeIgnoreReason(route({ commands: ['/review'] }), 'issue_comment', 'created', own),
-      ).toBe('self');
+      expect(reasonOf(route({}), 'issue_comment', 'created', own)).toBe('self');
+      expect(reasonOf(route({ commands: ['/review'] }), 'issue_comment', 'created', own)).toBe(
+        'self',
+      );
     });
 
     it('runs only comments naming a command on a command route', () => {
       const commands = route({ commands: ['/review', '@review-bot'] });
       expect(
-        routeIgnoreReason(commands, 'issue_comment', 'created', comment('/review please')),
+        reasonOf(commands, 'issue_comment', 'created', comment('/review please')),
       ).toBeUndefined();
       expect(
-        routeIgnoreReason(commands, 'issue_comment', 'created', comment('cc @review-bot')),
+        reasonOf(commands, 'issue_comment', 'created', comment('cc @review-bot')),
       ).toBeUndefined();
-      expect(routeIgnoreReason(commands, 'issue_comment', 'created', comment('nice'))).toBe(
-        'command',
-      );
-      expect(routeIgnoreReason(commands, 'pull_request', 'opened', pr)).toBe('command');
+      expect(reasonOf(commands, 'issue_comment', 'created', comment('nice'))).toBe('command');
+      expect(reasonOf(commands, 'pull_request', 'opened', pr)).toBe('command');
     });
 
     it('ignores bots on a command route unless allow_bots is set', () => {
       const fromBot = comment('/review', 'Bot');
+      expect(reasonOf(route({ commands: ['/review'] }), 'issue_comment', 'created', fromBot)).toBe(
+        'bot',
+      );
       expect(
-        routeIgnoreReason(route({ commands: ['/review'] }), 'issue_comment', 'created', fromBot),
-      ).toBe('bot');
-      expect(
-        routeIgnoreReason(
+        reasonOf(
           route({ commands: ['/review'], allow_bots: true }),
           'issue_comment',
           'created',
           fromBot,
         ),
       ).toBeUndefined();
-      expect(routeIgnoreReason(route({}), 'issue_comment', 'created', fromBot)).toBeUndefined();
+      expect(reasonOf(route({}), 'issue_comment', 'created', fromBot)).toBeUndefined();
     });
   });
 });

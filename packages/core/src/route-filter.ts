@@ -4,60 +4,51 @@
  */
 import { deliveryCommand, isOwnComment, sentByBot } from './comment-events.js';
 import type { RouteConfig } from './config/schema.js';
-import { isMissing, lookupPath, type JsonObject } from './template.js';
+import { explainFilters, type InFileValues } from './filter-verdict.js';
+import type { FilterInput } from './filter-values.js';
+import type { JsonObject } from './template.js';
 
 export type IgnoreReason = 'event' | 'action' | 'filter' | 'self' | 'bot' | 'command';
 
-/** True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. */
+/**
+ * True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. A
+ * route without `events` takes every event but the forge's `ping`, which it must list.
+ */
 export function eventMatches(
   events: readonly string[],
   event: string,
   payload: JsonObject,
 ): boolean {
-  if (events.length === 0) return true;
+  if (events.length === 0) return event !== 'ping';
   if (events.includes(event)) return true;
   return typeof payload.object_kind === 'string' && events.includes(payload.object_kind);
-}
-
-function valueMatches(actual: unknown, allowed: unknown): boolean {
-  if (actual === allowed) return true;
-  // `pull_request.number: "42"` in YAML still matches the number 42, and the reverse.
-  const scalar = (v: unknown): boolean =>
-    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-  return scalar(actual) && scalar(allowed) && String(actual) === String(allowed);
-}
-
-type FilterValue = RouteConfig['filters'][string];
-
-/**
- * Whether a payload value passes one filter: one of the allowed values, or, for `{ not: … }`,
- * none of them (a missing path passes a negation: a PR without `draft` is not a draft).
- */
-function filterPasses(actual: unknown, expected: FilterValue): boolean {
-  const negated = typeof expected === 'object' && expected !== null && !Array.isArray(expected);
-  const values = negated ? expected.not : expected;
-  const listed = Array.isArray(values) ? values : [values];
-  if (isMissing(actual)) return negated;
-  const matches = listed.some((value) => valueMatches(actual, value));
-  return negated ? !matches : matches;
 }
 
 type RouteRules = Pick<RouteConfig, 'events' | 'actions' | 'filters'> &
   Partial<Pick<RouteConfig, 'commands' | 'allow_bots'>>;
 
-/** Why a delivery is ignored by its route's rules, or undefined to keep it. */
+/** What the rules read of a delivery: its event, action, payload and headers. */
+export interface RuleInput extends FilterInput {
+  action: string | null;
+}
+
+const NO_FILES: InFileValues = () => [];
+
+/**
+ * Why a delivery is ignored by its route's rules, or undefined to keep it. `inFile` gives the
+ * values of the `in_file` lists (loaded beforehand: this stays pure).
+ */
 export function routeIgnoreReason(
   route: RouteRules,
-  event: string,
-  action: string | null,
-  payload: JsonObject,
+  input: RuleInput,
+  inFile: InFileValues = NO_FILES,
 ): IgnoreReason | undefined {
+  const { event, action, payload } = input;
   if (!eventMatches(route.events, event, payload)) return 'event';
   if (route.actions.length > 0 && (action === null || !route.actions.includes(action)))
     return 'action';
-  for (const [path, expected] of Object.entries(route.filters)) {
-    if (!filterPasses(lookupPath(payload, path), expected)) return 'filter';
-  }
+  if (!explainFilters(route.filters, input, inFile).every((verdict) => verdict.passed))
+    return 'filter';
   // Loop guard: the gateway never answers a comment it posted (its marker; its account is
   // known only to deliver-forge-comment, which asks the same question on `filter`).
   if (isOwnComment(event, payload)) return 'self';

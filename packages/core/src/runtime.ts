@@ -21,6 +21,7 @@ export {
   routeSchema,
   configJsonSchema,
   canonicalName,
+  NO_RUNNER,
   type ConfigSlices,
   type PluginEntry,
   type StoreConfig,
@@ -39,7 +40,14 @@ export {
 export { setUpPlugins } from './plugin-setup.js';
 export { configSlicesOf } from './plugin.js';
 export { PluginError, PluginNotInstalledError } from './errors.js';
-export { storeProblems } from './startup-checks.js';
+export { inFileWarnings, storeProblems } from './startup-checks.js';
+
+// A route's rules on one payload without a gateway (`filters test`).
+export { explainFilters, inFilePaths, type ClauseVerdict } from './filter-verdict.js';
+export { InFileLists } from './in-file-lists.js';
+export { routeIgnoreReason, type IgnoreReason } from './route-filter.js';
+export { eventTypeOf } from './headers.js';
+export { payloadAction } from './delivery.js';
 
 // The store config names, opened through the plugin that provides its kind.
 export { openConfiguredStore } from './store-opener.js';

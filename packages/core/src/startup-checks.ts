@@ -2,7 +2,10 @@
  * What keeps a config from serving, checked in one place for the gateway's start, a reload,
  * `config validate` and `webhook subscribe`: each problem names the key to set.
  */
-import { INSECURE_NO_AUTH, type GatewayConfig } from './config/schema.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { INSECURE_NO_AUTH, NO_RUNNER, type GatewayConfig } from './config/schema.js';
+import { inFilePaths } from './filter-verdict.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
@@ -39,6 +42,25 @@ export function securityProblems(config: GatewayConfig): ConfigProblem[] {
     }
   }
   return problems;
+}
+
+/**
+ * `in_file` lists that are not there yet: warnings, not errors, since a file may appear later
+ * (until then its filter matches nothing).
+ */
+export function inFileWarnings(config: GatewayConfig, home: string): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [];
+  for (const [name, route] of Object.entries(config.platforms.webhook.extra.routes)) {
+    for (const relative of inFilePaths(route.filters)) {
+      const file = path.join(home, relative);
+      if (!fs.existsSync(file))
+        warnings.push({
+          path: `${ROUTES}.${name}.filters`,
+          message: `in_file "${relative}" does not exist (${file}); its filter matches nothing until it does`,
+        });
+    }
+  }
+  return warnings;
 }
 
 /** The plugins a "not installed" message lists, so the reader sees what was loaded. */
@@ -95,12 +117,15 @@ export function runnerProblems(
     const runner = route.agent?.runner;
     if (runner !== undefined) named.push({ runner, path: `${ROUTES}.${name}.agent.runner` });
   }
-  return named
-    .filter(({ runner }) => !hooks.run.get(runner)?.isUsed())
-    .map(({ runner, path }) => ({
-      path,
-      message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
-    }));
+  return (
+    named
+      // `none` is core's own: no runner runs.
+      .filter(({ runner }) => runner !== NO_RUNNER && !hooks.run.get(runner)?.isUsed())
+      .map(({ runner, path }) => ({
+        path,
+        message: `no agent runner named "${runner}" is installed (${loadedList(plugins)})`,
+      }))
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type {
   AgentAccounting,
+  DeliveredStatus,
   DeliveryRecord,
   DeliveryStatus,
   LineComment,
@@ -107,7 +108,11 @@ export interface Store {
   saveProgress(id: string, progress: DeliveryProgress): Promise<void>;
   /** Records a failed attempt and queues the delivery again for `nextAttemptAt`. */
   markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void>;
-  markDelivered(id: string, now: number): Promise<void>;
+  /**
+   * Ends a delivery that ran well: `delivered` (its answer was sent), or `silent` (its answer was
+   * `[SILENT]`, so nothing was sent); closes the attempt.
+   */
+  markDelivered(id: string, now: number, status?: DeliveredStatus): Promise<void>;
   /** Records the final failure and releases the idempotency key so a redelivery runs again. */
   markFailed(id: string, error: string, now: number): Promise<void>;
   /**

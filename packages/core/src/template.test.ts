@@ -114,6 +114,14 @@ describe('{_gateway.raw}: the whole payload', () => {
     expect(rawPayloadText({ b: body }).length).toBe(RAW_PAYLOAD_LIMIT);
   });
 
+  it("has Hermes' name {__raw__}, never read from a payload key of that name", () => {
+    const payload = { __raw__: 'spoofed', action: 'closed', number: 7 };
+    const gateway = { raw: () => rawPayloadText(payload) };
+    expect(renderTemplate('Action={action} Raw={__raw__}', payload, gateway)).toBe(
+      `Action=closed Raw=${JSON.stringify(payload, null, 2)}`,
+    );
+  });
+
   it('is made only when a template uses it', () => {
     let made = 0;
     const gateway = { route: 'r', raw: () => String(++made) };

@@ -23,6 +23,9 @@ export const GATEWAY_PREFIX = '_gateway.';
  */
 export type GatewayValues = Readonly<Record<string, string | (() => string)>>;
 
+/** Hermes' name for `{_gateway.raw}`: the whole payload. */
+export const RAW_ALIAS = '__raw__';
+
 /** How many characters of the payload's JSON `{_gateway.raw}` gives at most. */
 export const RAW_PAYLOAD_LIMIT = 50_000;
 
@@ -85,8 +88,8 @@ export function renderTemplate(
 ): string {
   // One pass of String.replace: the replacement text is never scanned for placeholders again.
   return template.replace(PLACEHOLDER, (whole, path: string) => {
-    if (path.startsWith(GATEWAY_PREFIX)) {
-      const key = path.slice(GATEWAY_PREFIX.length);
+    if (path.startsWith(GATEWAY_PREFIX) || path === RAW_ALIAS) {
+      const key = path === RAW_ALIAS ? 'raw' : path.slice(GATEWAY_PREFIX.length);
       if (!Object.prototype.hasOwnProperty.call(gateway, key)) return whole;
       const value = gateway[key];
       return typeof value === 'function' ? value() : (value ?? whole);

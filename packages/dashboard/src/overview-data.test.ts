@@ -74,15 +74,42 @@ describe('outcomesPerHour', () => {
     expect(hours).toEqual([
       {
         start: thisHour - 2 * HOUR_MS,
-        counts: { delivered: 0, failed: 0, ignored: 0, superseded: 0, denied: 0, over_budget: 1 },
+        counts: {
+          delivered: 0,
+          failed: 0,
+          ignored: 0,
+          superseded: 0,
+          denied: 0,
+          over_budget: 1,
+          silent: 0,
+          skipped: 0,
+        },
       },
       {
         start: thisHour - HOUR_MS,
-        counts: { delivered: 0, failed: 1, ignored: 0, superseded: 0, denied: 1, over_budget: 0 },
+        counts: {
+          delivered: 0,
+          failed: 1,
+          ignored: 0,
+          superseded: 0,
+          denied: 1,
+          over_budget: 0,
+          silent: 0,
+          skipped: 0,
+        },
       },
       {
         start: thisHour,
-        counts: { delivered: 2, failed: 0, ignored: 4, superseded: 1, denied: 0, over_budget: 0 },
+        counts: {
+          delivered: 2,
+          failed: 0,
+          ignored: 4,
+          superseded: 1,
+          denied: 0,
+          over_budget: 0,
+          silent: 0,
+          skipped: 0,
+        },
       },
     ]);
   });

@@ -17,6 +17,7 @@ export const OUTCOMES = [
   'superseded',
   'denied',
   'over_budget',
+  'silent',
   'skipped',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -35,6 +36,7 @@ function zeroOutcomes(): Record<Outcome, number> {
     superseded: 0,
     denied: 0,
     over_budget: 0,
+    silent: 0,
     skipped: 0,
   };
 }

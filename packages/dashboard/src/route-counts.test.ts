@@ -27,6 +27,8 @@ describe('countByRoute', () => {
         failed: 1,
         denied: 0,
         over_budget: 0,
+        silent: 0,
+        skipped: 0,
         superseded: 1,
       },
       quiet: {
@@ -37,6 +39,8 @@ describe('countByRoute', () => {
         failed: 0,
         denied: 0,
         over_budget: 0,
+        silent: 0,
+        skipped: 0,
         superseded: 0,
       },
       pushes: {
@@ -47,6 +51,8 @@ describe('countByRoute', () => {
         failed: 0,
         denied: 0,
         over_budget: 0,
+        silent: 0,
+        skipped: 0,
         superseded: 0,
       },
     });

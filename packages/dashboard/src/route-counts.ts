@@ -26,6 +26,7 @@ function emptyCounts(): RouteCounts {
     denied: 0,
     over_budget: 0,
     superseded: 0,
+    silent: 0,
     skipped: 0,
   };
 }

@@ -7,6 +7,20 @@
  * @example
  * resolveChatId({ chat_id: '-1001234' }, undefined, 'messenger_a'); // '-1001234'
  */
+/**
+ * The thread to answer in, `deliver_extra.thread_id` (Hermes' name), or undefined: a Telegram
+ * forum topic (`message_thread_id`), a Slack thread (`thread_ts`), a Discord thread (a channel).
+ */
+export function resolveThreadId(extra: Record<string, unknown>): string | undefined {
+  const thread = extra.thread_id;
+  if (thread === undefined || thread === null || thread === '') return undefined;
+  if (typeof thread === 'string') return thread.trim();
+  if (typeof thread === 'number' && Number.isSafeInteger(thread)) return String(thread);
+  throw new Error(
+    `deliver_extra.thread_id must be a string or an integer, got ${JSON.stringify(thread)}`,
+  );
+}
+
 export function resolveChatId(
   extra: Record<string, unknown>,
   homeChannel: string | undefined,

@@ -1,7 +1,7 @@
 /** Delivering one answer to a messenger: pick the chat, split, send each part in order. */
 import type { DeliverRequest } from '@webhook-gateway/core';
 import { deliverParts, type DeliverContext } from '@webhook-gateway/target-kit';
-import { resolveChatId } from './chat-id.js';
+import { resolveChatId, resolveThreadId } from './chat-id.js';
 import { endpointOf, platformSettings, type MessengerSettings } from './platform-settings.js';
 import type { MessengerProtocol, MessengerTarget } from './protocol.js';
 import { PROTOCOLS } from './protocols.js';
@@ -25,7 +25,7 @@ function readyEndpoint(
     );
   }
   const chatId = resolveChatId(request.extra, settings.homeChannel, target);
-  return { endpoint, chatId };
+  return { endpoint, chatId, threadId: resolveThreadId(request.extra) };
 }
 
 /**
@@ -38,7 +38,7 @@ export async function deliverToMessenger(
   settings: MessengerSettings,
   context: DeliverContext,
 ): Promise<void> {
-  const { endpoint, chatId } = readyEndpoint(protocol, request, settings);
+  const { endpoint, chatId, threadId } = readyEndpoint(protocol, request, settings);
   await deliverParts(
     request,
     {
@@ -48,7 +48,7 @@ export async function deliverToMessenger(
       to: chatId,
       toNoun: protocol.chatNoun,
       verb: 'sending',
-      request: (text) => protocol.sendRequest(endpoint, chatId, text),
+      request: (text) => protocol.sendRequest(endpoint, chatId, text, threadId),
       classify: (answer) => protocol.classifySend(answer),
       secrets: protocol.credentialIsSecret ? [endpoint.credential] : [],
     },

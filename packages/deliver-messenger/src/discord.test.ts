@@ -37,6 +37,13 @@ function request(apiBase: string, answer: string, extra: Record<string, unknown>
 }
 
 describe('messenger_b (Discord)', () => {
+  it('answers in a thread: deliver_extra.thread_id is the channel posted to', async () => {
+    fake = await startFakeService(() => created);
+    const threaded = request(fake.url, 'Looks good', { thread_id: '987654321' });
+    await deliverWithConfig(discord, threaded, context());
+    expect(fake.requests[0]?.url).toBe('/api/v10/channels/987654321/messages');
+  });
+
   it('posts {content} with a Bot authorization to /api/v10/channels/<id>/messages', async () => {
     fake = await startFakeService(() => created);
     await deliverWithConfig(discord, request(fake.url, 'Looks good'), context());

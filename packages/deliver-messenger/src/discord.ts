@@ -45,10 +45,11 @@ export const discord: MessengerProtocol = {
   credentialIsSecret: true,
   chatNoun: 'channel',
 
-  sendRequest({ apiBase, credential }, chatId, text) {
+  sendRequest({ apiBase, credential }, chatId, text, threadId) {
     return {
       method: 'POST',
-      url: `${apiBase}/api/v10/channels/${encodeURIComponent(chatId)}/messages`,
+      // A Discord thread is a channel of its own: the message goes there.
+      url: `${apiBase}/api/v10/channels/${encodeURIComponent(threadId ?? chatId)}/messages`,
       headers: { ...headers(credential), 'content-type': 'application/json' },
       // The answer may quote attacker-written text: never let it ping @everyone or roles.
       body: JSON.stringify({ content: text, allowed_mentions: { parse: [] } }),

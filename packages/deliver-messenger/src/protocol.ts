@@ -34,7 +34,8 @@ export interface MessengerProtocol {
   credentialIsSecret: boolean;
   /** What the service calls a chat, for messages (`chat`, `channel`, `recipient`). */
   chatNoun: string;
-  sendRequest(endpoint: Endpoint, chatId: string, text: string): ServiceRequest;
+  /** `threadId`: `deliver_extra.thread_id`, for services with threads (others ignore it). */
+  sendRequest(endpoint: Endpoint, chatId: string, text: string, threadId?: string): ServiceRequest;
   classifySend(answer: ServiceAnswer): SendOutcome;
   checkRequest(endpoint: Endpoint): ServiceRequest;
   classifyCheck(answer: ServiceAnswer): CheckOutcome;

@@ -21,17 +21,29 @@ afterEach(async () => {
 
 const context = () => ({ options: messengerOptionsSchema.parse({}), sentParts: new SentParts() });
 
-function request(apiBase: string, answer: string) {
+function request(apiBase: string, answer: string, extra: Record<string, unknown> = {}) {
   return messengerRequest({
     answer,
     platforms: {
       slack: { enabled: true, token: TOKEN, home_channel: 'C0123456', api_base: apiBase },
     },
+    extra,
     log: capturingLogger().log,
   });
 }
 
 describe('messenger_c (Slack)', () => {
+  it('answers in a thread: deliver_extra.thread_id as thread_ts', async () => {
+    fake = await startFakeService(() => posted);
+    const threaded = request(fake.url, 'Ship it', { thread_id: '1503435956.000247' });
+    await deliverWithConfig(slack, threaded, context());
+    expect(fake.requests[0]?.json).toEqual({
+      channel: 'C0123456',
+      text: 'Ship it',
+      thread_ts: '1503435956.000247',
+    });
+  });
+
   it('posts {channel, text} with a Bearer token to /api/chat.postMessage', async () => {
     fake = await startFakeService(() => posted);
     await deliverWithConfig(slack, request(fake.url, 'Ship it'), context());

@@ -57,7 +57,7 @@ export const slack: MessengerProtocol = {
   credentialIsSecret: true,
   chatNoun: 'channel',
 
-  sendRequest({ apiBase, credential }, chatId, text) {
+  sendRequest({ apiBase, credential }, chatId, text, threadId) {
     return {
       method: 'POST',
       url: `${apiBase}/api/chat.postMessage`,
@@ -65,7 +65,11 @@ export const slack: MessengerProtocol = {
         authorization: `Bearer ${credential}`,
         'content-type': 'application/json; charset=utf-8',
       },
-      body: JSON.stringify({ channel: chatId, text }),
+      body: JSON.stringify({
+        channel: chatId,
+        text,
+        ...(threadId === undefined ? {} : { thread_ts: threadId }),
+      }),
     };
   },
 

@@ -30,6 +30,26 @@ function platforms(apiBase: string, extra: Record<string, unknown> = {}) {
 }
 
 describe('messenger_a (Telegram Bot API)', () => {
+  it('answers in a forum topic: deliver_extra.thread_id as message_thread_id (Hermes)', async () => {
+    fake = await startFakeService(() => ok);
+    const { log } = capturingLogger();
+    await deliverWithConfig(
+      telegram,
+      messengerRequest({
+        answer: 'LGTM',
+        platforms: platforms(fake.url),
+        extra: { thread_id: '999' },
+        log,
+      }),
+      context(),
+    );
+    expect(fake.requests[0]?.json).toEqual({
+      chat_id: '-100123',
+      text: 'LGTM',
+      message_thread_id: 999,
+    });
+  });
+
   it('posts {chat_id, text} as JSON to /bot<token>/sendMessage', async () => {
     fake = await startFakeService(() => ok);
     const { log } = capturingLogger();

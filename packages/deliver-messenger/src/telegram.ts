@@ -44,13 +44,18 @@ export const telegram: MessengerProtocol = {
   credentialIsSecret: true,
   chatNoun: 'chat',
 
-  sendRequest({ apiBase, credential }, chatId, text) {
+  sendRequest({ apiBase, credential }, chatId, text, threadId) {
     return {
       method: 'POST',
       url: `${apiBase}/bot${credential}/sendMessage`,
       headers: { 'content-type': 'application/json' },
       // No parse_mode: agent output is not valid Telegram Markdown/HTML, and plain text always is.
-      body: JSON.stringify({ chat_id: chatId, text }),
+      body: JSON.stringify({
+        chat_id: chatId,
+        text,
+        // A forum topic: Telegram wants the number.
+        ...(threadId === undefined ? {} : { message_thread_id: Number(threadId) }),
+      }),
     };
   },
 

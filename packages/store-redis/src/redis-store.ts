@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AcceptResult,
+  DeliveredStatus,
   DeliveryProgress,
   DeliveryFilter,
   DeliveryOutline,
@@ -332,9 +333,13 @@ export class RedisStore implements Store, QueueJournal {
     await this.change(id, (head) => retryChange(head, error, now, nextAttemptAt));
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => deliveredChange(head, now));
+    await this.change(id, (head) => deliveredChange(head, now, status));
   }
 
   async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {

@@ -3,7 +3,12 @@
  * `RowChange` here (pure, unit-tested without Redis), and the apply script writes it atomically,
  * provided nobody changed the row in between (its `rev`).
  */
-import type { AttemptRecord, DeliveryStatus, NotRunStatus } from '@webhook-gateway/core';
+import type {
+  AttemptRecord,
+  DeliveredStatus,
+  DeliveryStatus,
+  NotRunStatus,
+} from '@webhook-gateway/core';
 import { closeAttempt, startAttempt } from '@webhook-gateway/core/store-kit';
 
 /** What a change needs to know about the row (read with HMGET before the change). */
@@ -78,9 +83,14 @@ export function retryChange(
   };
 }
 
-export function deliveredChange(head: RowHead, now: number): RowChange {
+/** Ran well: `delivered`, or `silent` (an answer of `[SILENT]`, not sent). */
+export function deliveredChange(
+  head: RowHead,
+  now: number,
+  status: DeliveredStatus = 'delivered',
+): RowChange {
   return {
-    status: 'delivered',
+    status,
     set: { finishedAt: String(now), attemptLog: log(closeAttempt(head.attemptLog, now, null)) },
     finishedAt: String(now),
     leaveLine: head.orderKey !== null,

@@ -262,6 +262,20 @@ const leanIndexes: Migration = (db) => {
   `);
 };
 
+/** `silent`: an answer of exactly `[SILENT]`, not delivered. */
+const silentStatus: Migration = (db) => {
+  allowStatuses(db, [
+    'queued',
+    'running',
+    'delivered',
+    'failed',
+    'superseded',
+    'denied',
+    'over_budget',
+    'silent',
+  ]);
+};
+
 /** Status `skipped`: the route's script dropped the delivery before its agent ran. */
 const skippedStatus: Migration = (db) => {
   allowStatuses(db, [
@@ -272,6 +286,7 @@ const skippedStatus: Migration = (db) => {
     'superseded',
     'denied',
     'over_budget',
+    'silent',
     'skipped',
   ]);
 };
@@ -298,6 +313,7 @@ export const migrations: readonly Migration[] = [
   refusedStatuses,
   lineComments,
   leanIndexes,
+  silentStatus,
   skippedStatus,
   coalesceColumns,
 ];

@@ -12,6 +12,7 @@ import type {
   DeliveryRecord,
   NewDelivery,
   NotRunStatus,
+  DeliveredStatus,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -250,9 +251,15 @@ export class SqliteStore implements Store {
     await this.batched(id, () => this.statements.markRetry.run(params));
   }
 
-  async markDelivered(id: string, now: number): Promise<void> {
+  async markDelivered(
+    id: string,
+    now: number,
+    status: DeliveredStatus = 'delivered',
+  ): Promise<void> {
     this.assertOpen();
-    await this.batched(id, () => this.statements.markDelivered.run({ id, now, error: null }));
+    await this.batched(id, () =>
+      this.statements.markDelivered.run({ id, now, status, error: null }),
+    );
   }
 
   async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {

@@ -80,7 +80,7 @@ export interface Statements {
   markRunning: Statement<MarkParams>;
   saveProgress: Statement<ProgressParams>;
   markRetry: Statement<{ id: string; error: string; next_attempt_at: number; now: number }>;
-  markDelivered: Statement<MarkParams & { error: null }>;
+  markDelivered: Statement<MarkParams & { status: string; error: null }>;
   /** Releases the row's de-duplication key too, so the sender's redelivery runs again. */
   markFailed: Statement<MarkParams & { error: string }>;
   markRefused: Statement<MarkParams & { status: string; error: string }>;
@@ -174,8 +174,8 @@ export function prepareStatements(db: Database.Database): Statements {
          next_attempt_at = @next_attempt_at, attempt_log = ${CLOSE_ATTEMPT}
        WHERE id = @id`,
     ),
-    markDelivered: db.prepare<MarkParams & { error: null }>(
-      `UPDATE deliveries SET status = 'delivered', finished_at = @now,
+    markDelivered: db.prepare<MarkParams & { status: string; error: null }>(
+      `UPDATE deliveries SET status = @status, finished_at = @now,
          attempt_log = ${CLOSE_ATTEMPT}
        WHERE id = @id`,
     ),

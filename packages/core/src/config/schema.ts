@@ -3,6 +3,7 @@
  * is reported with its path instead of being silently ignored.
  */
 import { z } from 'zod';
+import { routeFiltersSchema } from './filter-schema.js';
 
 /** The secret value that turns validation off for a route (loopback binds only). */
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -13,12 +14,6 @@ export function canonicalName(name: string, aliases: Readonly<Record<string, str
 }
 
 const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
-
-const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-
-/** What a filter accepts: a value, a list of values, or `{ not: … }` for everything else. */
-const allowedValuesSchema = z.union([scalarSchema, z.array(scalarSchema)]);
-const filterSchema = z.union([allowedValuesSchema, z.strictObject({ not: allowedValuesSchema })]);
 
 /** A route's `script`: a path under `<home>/scripts/`, or an argv list whose first item is one. */
 const routeScriptSchema = z.union([
@@ -60,6 +55,9 @@ const coalesceSchema = z
 
 /** The forge roles a command route may ask of a commenter, weakest first. */
 export const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
+
+/** The runner of notify-only routes: the rendered template is the answer, and no model runs. */
+export const NO_RUNNER = 'none';
 
 /** The agent keys core reads itself: which runner runs, and how long a run may take. */
 const coreAgentShape = {
@@ -129,9 +127,12 @@ function routeSchemaOf(slices: ConfigSlices) {
       .min(1, 'list at least one scheme, or leave schemes out')
       .optional(),
     description: z.string().optional(),
+    /** `false`: the route answers 403 `Route disabled: <name>` to every request (Hermes' switch). */
+    enabled: z.boolean().optional(),
     events: z.array(z.string().min(1)).default([]),
     actions: z.array(z.string().min(1)).default([]),
-    filters: z.record(z.string().min(1), filterSchema).default({}),
+    /** The map form, or Hermes' spec form (`config/filter-schema.ts`). */
+    filters: routeFiltersSchema,
     /** Comment commands (`/review`, `@review-bot`): only comments naming one can run. */
     commands: z
       .array(z.string().regex(/^\S+$/, 'a command is one word without spaces, as "/review"'))
@@ -148,6 +149,8 @@ function routeSchemaOf(slices: ConfigSlices) {
     /** The role a commenter needs on a command route (default `write`). */
     command_permission: z.enum(COMMAND_PERMISSIONS).optional(),
     prompt: z.string().optional(),
+    /** Hermes' name for `agent: { runner: none }`: deliver the rendered template, run no model. */
+    deliver_only: z.boolean().optional(),
     skills: z.array(z.string().min(1)).default([]),
     deliver: z
       .string()
@@ -339,6 +342,17 @@ export function agentForRoute(
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The agent a route runs with: `agentForRoute`, with `deliver_only: true` meaning runner `none`. */
+export function routeAgent(
+  agent: AgentConfig,
+  route: Pick<RouteConfig, 'agent' | 'deliver_only'>,
+): AgentConfig {
+  return agentForRoute(
+    agent,
+    route.deliver_only ? { ...route.agent, runner: NO_RUNNER } : route.agent,
+  );
 }
 
 /** The JSON Schema of the config file with the plugins' parts, for editors and `config schema`. */

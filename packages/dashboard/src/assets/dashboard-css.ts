@@ -109,7 +109,8 @@ form.login label { font-weight: 600; }
 .series-superseded { --series: #56b4e9; }
 .series-denied { --series: #cc79a7; }
 .series-over_budget { --series: #e69f00; }
-.series-skipped { --series: #999933; }
+.series-silent { --series: #999933; }
+.series-skipped { --series: #44aa99; }
 .series-p50 { --series: #56b4e9; }
 .series-p95 { --series: #0072b2; }
 .series-route-0 { --series: #0072b2; }

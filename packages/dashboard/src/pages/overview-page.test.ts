@@ -13,6 +13,7 @@ function hours(count: number, last: Partial<HourOutcomes['counts']>): HourOutcom
       failed: 0,
       ignored: 0,
       superseded: 0,
+      silent: 0,
       denied: 0,
       over_budget: 0,
       skipped: 0,

@@ -26,6 +26,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   superseded: 'superseded',
   denied: 'denied',
   over_budget: 'over budget',
+  silent: 'silent',
   skipped: 'skipped',
 };
 

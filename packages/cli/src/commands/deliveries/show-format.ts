@@ -45,6 +45,8 @@ function statusLine(record: DeliveryRecord): string {
       return `denied, not run (${record.lastError ?? 'permission'})`;
     case 'over_budget':
       return `over budget, not run (${record.lastError ?? 'budget'}); replay runs it`;
+    case 'silent':
+      return `silent: the answer was [SILENT], nothing sent (${tries})`;
     case 'skipped':
       return `skipped, not run (the route's ${record.lastError ?? 'script'} dropped it)`;
   }

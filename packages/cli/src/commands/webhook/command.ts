@@ -273,7 +273,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--payload <json>', 'the JSON object to send (default: a small ping-like payload)')
     .option(
       '--event <type>',
-      "event type header (default: the subscription's first event, else ping)",
+      "event type header (default: the subscription's first event, else test)",
     )
     .option(
       '--url <base>',

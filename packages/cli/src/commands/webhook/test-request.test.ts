@@ -37,10 +37,10 @@ describe('testDelivery', () => {
     expect(first.deliveryId).not.toBe(second.deliveryId);
   });
 
-  it('sends ping with the default payload when the subscription takes every event', () => {
+  it('sends test with the default payload when the subscription takes every event (ping would be ignored)', () => {
     const delivery = testDelivery(subscription, { baseUrl: 'http://127.0.0.1:1' });
-    expect(delivery.event).toBe('ping');
-    expect(delivery.headers['X-Forge-Event']).toBe('ping');
+    expect(delivery.event).toBe('test');
+    expect(delivery.headers['X-Forge-Event']).toBe('test');
     expect(JSON.parse(delivery.body)).toEqual(JSON.parse(defaultTestPayload('ci')));
   });
 

@@ -33,14 +33,15 @@ export interface TestDelivery {
 
 /**
  * The signed request for a subscription. The event is `--event`, else the subscription's first
- * event (so the test is not ignored), else `ping`.
+ * event (so the test is not ignored), else `test`: a route that takes every event ignores `ping`
+ * unless it lists it, but runs any other event.
  */
 export function testDelivery(
   subscription: Pick<Subscription, 'name' | 'events' | 'secret'>,
   options: { baseUrl: string; payload?: string | undefined; event?: string | undefined },
 ): TestDelivery {
   const body = options.payload ?? defaultTestPayload(subscription.name);
-  const event = options.event ?? subscription.events[0] ?? 'ping';
+  const event = options.event ?? subscription.events[0] ?? 'test';
   const deliveryId = `test-${randomUUID()}`;
   return {
     url: `${options.baseUrl.replace(/\/+$/, '')}/webhooks/${subscription.name}`,
