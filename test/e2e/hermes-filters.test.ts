@@ -1,5 +1,5 @@
 /**
- * Hermes Agent's filter language through the running gateway (issue 33, §1), with Hermes' own
+ * Hermes Agent's filter language through the running gateway, with Hermes' own
  * adapter tests translated: `tests/gateway/test_webhook_adapter.py`
  * (`TestPayloadFilters.test_filter_accepts_nested_any_and_in_file`) and the webhook intake tests'
  * `TestFilterAuthority.test_regex_filter_preserves_normal_search_semantics`. Also: `in_file`

@@ -1,5 +1,5 @@
 /**
- * Hermes Agent's notify-only routes, silence and small parity items (issue 33, §4) through the
+ * Hermes Agent's notify-only routes, silence and small parity items through the
  * running gateway, against a fake Telegram Bot API on 127.0.0.1. Translated from Hermes' adapter
  * tests: `test_webhook_deliver_only.py` (`test_post_delivers_directly_without_agent`,
  * `test_hmac_still_enforced`), `test_webhook_adapter.py` (`TestWebhookSilenceSuppression`,

@@ -13,14 +13,15 @@ import {
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
-  type RefusedStatus,
+  type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
-import type { RouteResolver } from './routes.js';
+import { runRouteScript } from './route-script.js';
+import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import {
   renderDefaultPrompt,
@@ -48,8 +49,11 @@ export type AttemptResult =
   | { status: 'silent'; record: DeliveryRecord }
   | { status: 'retry'; record: DeliveryRecord; error: string; nextAttemptAt: number }
   | { status: 'failed'; record: DeliveryRecord; error: string }
-  /** Refused before the agent ran (the commenter's permission, a budget): final, no tokens. */
-  | { status: RefusedStatus; record: DeliveryRecord; reason: string }
+  /**
+   * Ended before the agent ran (the commenter's permission, a budget, the route's script):
+   * final, no tokens.
+   */
+  | { status: NotRunStatus; record: DeliveryRecord; reason: string }
   /** Cut short by a stop: left `running` in the journal, requeued at the next start. */
   | { status: 'interrupted'; record: DeliveryRecord }
   /** The row is gone (pruned, or never existed). */
@@ -151,7 +155,7 @@ export async function attemptDelivery(
       });
     target = routeConfig.deliver;
     const agent = routeAgent(config.agent, routeConfig);
-    const gateway = await gatewayValues(store, record, routeConfig);
+    let gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
     const credentials = await hooks.credentials.promise(
@@ -168,28 +172,47 @@ export async function attemptDelivery(
         log,
         signal,
       });
-      if (refusal) {
-        await store.markRefused(record.id, refusal.status, refusal.reason, Date.now());
-        log.info({ status: refusal.status, reason: refusal.reason }, 'not run');
-        const refused: DeliveryRecord = { ...record, status: refusal.status };
+      const endUnrun = async (status: NotRunStatus, reason: string): Promise<AttemptResult> => {
+        await store.markRefused(record.id, status, reason, Date.now());
+        log.info({ status, reason }, 'not run');
+        const ended: DeliveryRecord = { ...record, status };
         hooks.attemptFinished.call({
-          record: refused,
+          record: ended,
           target,
-          status: refusal.status,
-          error: refusal.reason,
+          status,
+          error: reason,
           durationMs: Date.now() - startedAt,
           runMs: undefined,
           spent: undefined,
         });
-        return { status: refusal.status, record: refused, reason: refusal.reason };
+        return { status, record: ended, reason };
+      };
+      if (refusal) return await endUnrun(refusal.status, refusal.reason);
+      // The route's script may replace the payload for the template, the runner and the target.
+      let context = record;
+      if (routeConfig.script !== undefined) {
+        const verdict = await runRouteScript({
+          home: deps.home,
+          route: record.route,
+          routeConfig: { ...routeConfig, script: routeConfig.script },
+          event: record.event,
+          deliveryId: record.deliveryId,
+          payload: record.payload,
+          secrets: routeSecrets(routeConfig, config),
+          signal,
+        });
+        if (verdict.kind === 'skip') return await endUnrun('skipped', 'script');
+        context = { ...record, payload: verdict.payload };
+        record = context;
+        gateway = await gatewayValues(store, record, routeConfig);
       }
       const base = routeConfig.prompt
-        ? renderTemplate(routeConfig.prompt, record.payload, gateway)
-        : renderDefaultPrompt(record.route, record.event, record.payload);
+        ? renderTemplate(routeConfig.prompt, context.payload, gateway)
+        : renderDefaultPrompt(context.route, context.event, context.payload);
       // The route's runner on the rendered, framed prompt, within agent.timeout_s.
       const runAgent = async (): Promise<RunResult | undefined> => {
         const prompt = await hooks.render.promise(base, {
-          delivery: record,
+          delivery: context,
           routeConfig,
           agent,
           home: deps.home,
@@ -384,6 +407,7 @@ export async function gatewayValues(
     delivery_id: record.deliveryId,
     raw: () => rawPayloadText(record.payload),
     previous_head_sha: usesPreviousHeadSha(routeConfig) ? await previousHeadSha(store, record) : '',
+    coalesced: String(record.coalesced ?? 0),
     // Only on a command route: elsewhere the placeholders stay as written, like unknown keys.
     ...(command ? { 'command.name': command.name, 'command.args': command.args } : {}),
   };

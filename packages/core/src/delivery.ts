@@ -8,6 +8,7 @@ import type { JsonObject } from './template.js';
  * `superseded`: ended before it ever ran, because a newer delivery for the same route and pull or
  * merge request arrived on a route with `supersede: true` (its `supersededBy` names that one).
  * `silent`: the answer was exactly `[SILENT]` (after trimming), so nothing was sent.
+ * `skipped`: ended before its agent ran because the route's `script` answered `[SILENT]` or nothing.
  */
 export const DELIVERY_STATUSES = [
   'queued',
@@ -18,6 +19,7 @@ export const DELIVERY_STATUSES = [
   'over_budget',
   'superseded',
   'silent',
+  'skipped',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -37,6 +39,13 @@ const SILENT_ANSWER = '[SILENT]';
 export function isSilentAnswer(answer: string): boolean {
   return answer.trim() === SILENT_ANSWER;
 }
+
+/**
+ * The statuses that end a delivery before its agent runs, with a reason and no tokens: the
+ * worker's refusals, and `skipped` (the route's script chose to drop it). `Store.markRefused`
+ * writes them.
+ */
+export type NotRunStatus = RefusedStatus | 'skipped';
 
 /** True once a delivery will not run again unless replayed. */
 export function isFinishedStatus(status: DeliveryStatus): boolean {
@@ -70,6 +79,46 @@ export interface NewDelivery {
    * `orderKey` that are still queued and never started (status `superseded`).
    */
   supersede?: boolean;
+  /**
+   * The route's `coalesce` (with `supersede` and the rendered key as `orderKey`): the delivery
+   * waits `windowMs` before it may start, and at most `maxWaitMs` from the first of its burst.
+   */
+  coalesce?: CoalesceWait;
+}
+
+/** How long a coalesced delivery waits (a route's `coalesce`, in ms). */
+export interface CoalesceWait {
+  windowMs: number;
+  maxWaitMs: number;
+}
+
+/** What a store knows of a row a coalescing accept supersedes. */
+export type CoalescedRow = Pick<DeliveryRecord, 'receivedAt' | 'burstStartedAt' | 'coalesced'>;
+
+/**
+ * When a coalesced delivery may start and what it stands for, from the rows it superseded: its
+ * burst began with the oldest of theirs; it waits `windowMs` from its arrival, but never past
+ * `maxWaitMs` from that start; it replaced them and all they had replaced.
+ *
+ * @example coalescedTiming(10_000, { windowMs: 5_000, maxWaitMs: 8_000 }, [{ receivedAt: 4_000 }])
+ * // { nextAttemptAt: 12_000, burstStartedAt: 4_000, coalesced: 1 }
+ */
+export function coalescedTiming(
+  receivedAt: number,
+  wait: CoalesceWait,
+  superseded: readonly CoalescedRow[],
+): { nextAttemptAt: number; burstStartedAt: number; coalesced: number } {
+  let burstStartedAt = receivedAt;
+  let coalesced = 0;
+  for (const row of superseded) {
+    burstStartedAt = Math.min(burstStartedAt, row.burstStartedAt ?? row.receivedAt);
+    coalesced += (row.coalesced ?? 0) + 1;
+  }
+  const nextAttemptAt = Math.max(
+    receivedAt,
+    Math.min(receivedAt + wait.windowMs, burstStartedAt + wait.maxWaitMs),
+  );
+  return { nextAttemptAt, burstStartedAt, coalesced };
 }
 
 /** One tool call an agent made. */
@@ -150,6 +199,10 @@ export interface DeliveryRecord extends NewDelivery {
   lineComments?: LineComment[];
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
+  /** On a `coalesce` route: how many deliveries this one replaced (`{_gateway.coalesced}`). */
+  coalesced?: number;
+  /** On a `coalesce` route: when the first delivery of this one's burst arrived. */
+  burstStartedAt?: number;
 }
 
 /** The payload's action, for filters and listings. */

@@ -18,6 +18,7 @@ import type { LoadedPlugin } from './plugin-loader.js';
 import { setUpPlugins } from './plugin-setup.js';
 import { SlidingWindowRateLimiter } from './rate-limit.js';
 import { createReceiver } from './receiver.js';
+import { scriptProblems } from './route-script.js';
 import { createRouteResolver } from './routes.js';
 import { closeServer, createServer, listen } from './server.js';
 import { inFileWarnings, startupProblems } from './startup-checks.js';
@@ -86,7 +87,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     () => config.current(),
   );
   const plugins = options.plugins.map((loaded) => loaded.plugin);
-  const problems = startupProblems(options.config, hooks, plugins);
+  const problems = [
+    ...startupProblems(options.config, hooks, plugins),
+    ...scriptProblems(options.config.platforms.webhook.extra.routes, home),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
 
   // 5. receiver: the checks of `docs/contract.md#the-order-of-checks`, then journal and hand
@@ -165,7 +169,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await store.close();
     },
     reload(next) {
-      const nextProblems = startupProblems(next, hooks, plugins);
+      const nextProblems = [
+        ...startupProblems(next, hooks, plugins),
+        ...scriptProblems(next.platforms.webhook.extra.routes, home),
+      ];
       if (nextProblems.length > 0) throw new ConfigError(nextProblems);
       config.replace(next);
     },

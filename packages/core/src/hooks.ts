@@ -11,7 +11,13 @@ import {
   SyncHook,
 } from 'tapable';
 import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
-import type { AgentAccounting, DeliveryRecord, LineComment, RefusedStatus } from './delivery.js';
+import type {
+  AgentAccounting,
+  DeliveryRecord,
+  LineComment,
+  NotRunStatus,
+  RefusedStatus,
+} from './delivery.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -187,7 +193,7 @@ export interface AttemptEvent {
   record: DeliveryRecord;
   /** The route's target, or null when the route was gone before one was known. */
   target: string | null;
-  status: 'delivered' | 'silent' | 'retry' | 'failed' | RefusedStatus;
+  status: 'delivered' | 'silent' | 'retry' | 'failed' | NotRunStatus;
   error?: string;
   durationMs: number;
   /** How long the agent ran, when it ran in this attempt and answered. */

@@ -73,6 +73,7 @@ export type {
   DeliveredStatus,
   DeliveryStatus,
   RefusedStatus,
+  NotRunStatus,
   AttemptRecord,
   AgentAccounting,
   AgentCost,

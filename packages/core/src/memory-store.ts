@@ -1,12 +1,13 @@
 /** A store that keeps everything in this process: for tests and throwaway runs. */
 import { randomUUID } from 'node:crypto';
 import {
+  coalescedTiming,
   isSupersedable,
   journalJson,
   queuedRecord,
   type DeliveryRecord,
   type NewDelivery,
-  type RefusedStatus,
+  type NotRunStatus,
   type DeliveredStatus,
 } from './delivery.js';
 import type {
@@ -41,7 +42,14 @@ export class MemoryStore implements Store {
     }
     const record = queuedRecord({ ...delivery, payload, headers }, randomUUID(), ++this.seq);
     this.keys.set(key, { id: record.id, expiresAt: delivery.receivedAt + windowMs });
-    const superseded = delivery.supersede ? this.supersedeFor(record, delivery.receivedAt) : [];
+    const ended = delivery.supersede ? this.supersedeFor(record, delivery.receivedAt) : [];
+    if (delivery.coalesce) {
+      const timing = coalescedTiming(delivery.receivedAt, delivery.coalesce, ended);
+      record.nextAttemptAt = timing.nextAttemptAt;
+      record.burstStartedAt = timing.burstStartedAt;
+      record.coalesced = timing.coalesced;
+    }
+    const superseded = ended.map((row) => row.id);
     this.deliveries.set(record.id, record);
     return {
       accepted: true,
@@ -184,7 +192,7 @@ export class MemoryStore implements Store {
     }
   }
 
-  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
@@ -292,16 +300,16 @@ export class MemoryStore implements Store {
     this.closed = true;
   }
 
-  /** Ends the rows `newer` supersedes (see `Store.accept`); returns their ids. */
-  private supersedeFor(newer: DeliveryRecord, now: number): string[] {
+  /** Ends the rows `newer` supersedes (see `Store.accept`); returns them. */
+  private supersedeFor(newer: DeliveryRecord, now: number): DeliveryRecord[] {
     if (newer.orderKey === null) return [];
-    const ended: string[] = [];
+    const ended: DeliveryRecord[] = [];
     for (const record of this.deliveries.values()) {
       if (record.orderKey !== newer.orderKey || !isSupersedable(record)) continue;
       record.status = 'superseded';
       record.supersededBy = newer.id;
       record.finishedAt = now;
-      ended.push(record.id);
+      ended.push(record);
     }
     return ended;
   }

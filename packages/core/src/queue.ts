@@ -1,6 +1,6 @@
 /** How accepted deliveries reach the workers: the embedded pool, or a store's shared queue. */
 import type { GatewayConfig } from './config/schema.js';
-import type { DeliveryRecord, RefusedStatus } from './delivery.js';
+import type { DeliveryRecord, NotRunStatus } from './delivery.js';
 import type { Logger } from './logger.js';
 
 export interface DeliveryQueue {
@@ -16,7 +16,7 @@ export interface DeliveryQueue {
 
 /** How one attempt ended, as far as a queue needs to know to schedule what comes next. */
 export type AttemptOutcome =
-  | { status: 'delivered' | 'silent' | 'failed' | 'missing' | RefusedStatus }
+  | { status: 'delivered' | 'silent' | 'failed' | 'missing' | NotRunStatus }
   /** Queued again in the journal for `nextAttemptAt`. */
   | { status: 'retry'; nextAttemptAt: number }
   /** Cut short because the queue aborted it (a stop): left `running`, for the next start. */

@@ -9,6 +9,7 @@ import { authenticateRequest, verdictEvent, type SchemeVerdict } from './auth-sc
 import { BadBodyError, BodyTooLargeError, readPayload, readRawBody } from './body.js';
 import type { LiveConfig } from './config/live.js';
 import { INSECURE_NO_AUTH } from './config/schema.js';
+import { coalescePlan } from './coalesce.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks, RequestOutcome } from './hooks.js';
@@ -238,6 +239,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
     }
 
     // 7–8. de-duplicate and journal, in one step; 202 only once committed
+    const coalesce = coalescePlan(name, route, payload);
     let result;
     try {
       result = await store.accept(
@@ -251,9 +253,10 @@ export function createReceiver(options: ReceiverOptions): Koa {
           payloadJson,
           headers: keptHeaders(ctx.req.headers),
           ...(verdict ? { authScheme: verdict.scheme } : {}),
-          orderKey: orderKeyOf(name, payload, verdict?.scheme),
+          orderKey: coalesce?.orderKey ?? orderKeyOf(name, payload, verdict?.scheme),
           maxAttempts: route.max_attempts ?? settings.max_attempts,
-          ...(route.supersede ? { supersede: true } : {}),
+          ...(route.supersede || coalesce ? { supersede: true } : {}),
+          ...(coalesce ? { coalesce: coalesce.wait } : {}),
         },
         settings.dedupe_window_s * 1000,
       );

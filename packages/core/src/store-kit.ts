@@ -6,6 +6,8 @@
 
 // A new row, the supersede rule, the JSON a store journals, the attempt log's steps.
 export { queuedRecord, journalJson, isSupersedable } from './delivery.js';
+// A coalescing accept's wait and count, from the rows it superseded (a route's `coalesce`).
+export { coalescedTiming, type CoalescedRow, type CoalesceWait } from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
 
 // The schemas of a row's JSON parts, for rows another process, or an older version, wrote.

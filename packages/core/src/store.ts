@@ -9,7 +9,7 @@ import type {
   DeliveryStatus,
   LineComment,
   NewDelivery,
-  RefusedStatus,
+  NotRunStatus,
 } from './delivery.js';
 import type { DeliveryQueue, QueueContext } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -116,10 +116,10 @@ export interface Store {
   /** Records the final failure and releases the idempotency key so a redelivery runs again. */
   markFailed(id: string, error: string, now: number): Promise<void>;
   /**
-   * Ends a delivery the worker refused to run (`denied`, `over_budget`) with its reason, closing
-   * the attempt. The idempotency key stays: a redelivery is the same refused event.
+   * Ends a delivery before its agent ran (`denied`, `over_budget`, `skipped`) with its reason,
+   * closing the attempt. The idempotency key stays: a redelivery is the same refused event.
    */
-  markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void>;
+  markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void>;
   /** Queues a delivery again (any status): a fresh set of attempts. */
   replay(id: string, now: number): Promise<DeliveryRecord | undefined>;
   /**

@@ -82,6 +82,7 @@ describe('outcomesPerHour', () => {
           denied: 0,
           over_budget: 1,
           silent: 0,
+          skipped: 0,
         },
       },
       {
@@ -94,6 +95,7 @@ describe('outcomesPerHour', () => {
           denied: 1,
           over_budget: 0,
           silent: 0,
+          skipped: 0,
         },
       },
       {
@@ -106,6 +108,7 @@ describe('outcomesPerHour', () => {
           denied: 0,
           over_budget: 0,
           silent: 0,
+          skipped: 0,
         },
       },
     ]);

@@ -18,6 +18,7 @@ export const OUTCOMES = [
   'denied',
   'over_budget',
   'silent',
+  'skipped',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -36,6 +37,7 @@ function zeroOutcomes(): Record<Outcome, number> {
     denied: 0,
     over_budget: 0,
     silent: 0,
+    skipped: 0,
   };
 }
 

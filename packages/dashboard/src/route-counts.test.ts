@@ -28,6 +28,7 @@ describe('countByRoute', () => {
         denied: 0,
         over_budget: 0,
         silent: 0,
+        skipped: 0,
         superseded: 1,
       },
       quiet: {
@@ -39,6 +40,7 @@ describe('countByRoute', () => {
         denied: 0,
         over_budget: 0,
         silent: 0,
+        skipped: 0,
         superseded: 0,
       },
       pushes: {
@@ -50,6 +52,7 @@ describe('countByRoute', () => {
         denied: 0,
         over_budget: 0,
         silent: 0,
+        skipped: 0,
         superseded: 0,
       },
     });

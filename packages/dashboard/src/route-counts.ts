@@ -27,6 +27,7 @@ function emptyCounts(): RouteCounts {
     over_budget: 0,
     superseded: 0,
     silent: 0,
+    skipped: 0,
   };
 }
 

@@ -8,12 +8,15 @@ import { RedisScript } from './script.js';
  * De-duplicate and journal in one step; with ARGV[4] = "1", also supersede: every row of the
  * pull request's line still queued and never started leaves the line as `superseded`, naming
  * the new row (its rev moves on, so a worker's guarded markRunning reads it again and stops).
+ * With a coalesce window (ARGV[7] > 0), the new row takes over the superseded rows' burst:
+ * `coalescedTiming` in Lua (its `nextAttemptAt`, `burstStartedAt` and `coalesced`).
  * KEYS: 1 idempotency key, 2 seq counter, 3 delivery hash, 4 all, 5 status:queued, 6 route,
  *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1),
  *       10 status:superseded, 11 route-status:superseded, 12 finished
  * ARGV: 1 window ms, 2 journal id, 3 "1" to join the line, 4 "1" to supersede,
- *       5 delivery hash prefix, 6 now ms, 7… hash field/value pairs
- * Reply: [seq, superseded ids…], or nil for a duplicate.
+ *       5 delivery hash prefix, 6 now ms, 7 coalesce window ms (0: none), 8 coalesce max wait ms,
+ *       9… hash field/value pairs
+ * Reply: [seq, nextAttemptAt, burstStartedAt, coalesced, superseded ids…], or nil for a duplicate.
  */
 export const ACCEPT = new RedisScript(
   'accept',
@@ -21,11 +24,17 @@ export const ACCEPT = new RedisScript(
 if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return nil end
 local seq = redis.call('INCR', KEYS[2])
 local superseded = {}
+local now = tonumber(ARGV[6])
+local burst = now
+local coalesced = 0
 if ARGV[3] == '1' and ARGV[4] == '1' then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[9], 0, -1)) do
     local row = ARGV[5] .. id
-    local fields = redis.call('HMGET', row, 'status', 'startedAt', 'seq')
+    local fields = redis.call('HMGET', row, 'status', 'startedAt', 'seq', 'receivedAt',
+      'burstStartedAt', 'coalesced')
     if fields[1] == 'queued' and not fields[2] then
+      burst = math.min(burst, tonumber(fields[5] or fields[4]))
+      coalesced = coalesced + tonumber(fields[6] or '0') + 1
       redis.call('HSET', row, 'status', 'superseded', 'supersededBy', ARGV[2], 'finishedAt', ARGV[6])
       redis.call('HINCRBY', row, 'rev', 1)
       redis.call('ZREM', KEYS[5], id)
@@ -38,10 +47,17 @@ if ARGV[3] == '1' and ARGV[4] == '1' then
     end
   end
 end
-redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 7))
+redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 9))
+local nextAttemptAt = now
+local window = tonumber(ARGV[7])
+if window > 0 then
+  nextAttemptAt = math.max(now, math.min(now + window, burst + tonumber(ARGV[8])))
+  redis.call('HSET', KEYS[3], 'nextAttemptAt', nextAttemptAt, 'burstStartedAt', burst,
+    'coalesced', coalesced)
+end
 for i = 4, 8 do redis.call('ZADD', KEYS[i], seq, ARGV[2]) end
 if ARGV[3] == '1' then redis.call('ZADD', KEYS[9], seq, ARGV[2]) end
-return {seq, unpack(superseded)}
+return {seq, nextAttemptAt, burst, coalesced, unpack(superseded)}
 `,
 );
 

@@ -46,6 +46,8 @@ const deliveryHashSchema = z.object({
   agent: jsonTextSchema(agentAccountingSchema).optional(),
   lineComments: jsonTextSchema(lineCommentsSchema).optional(),
   supersededBy: z.string().optional(),
+  coalesced: intField.optional(),
+  burstStartedAt: intField.optional(),
 });
 
 /** What one key's problems look like to a person who has to fix them. */
@@ -92,6 +94,8 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     agent: h.agent ?? null,
     ...(h.lineComments !== undefined ? { lineComments: h.lineComments } : {}),
     ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
+    ...(h.coalesced !== undefined ? { coalesced: h.coalesced } : {}),
+    ...(h.burstStartedAt !== undefined ? { burstStartedAt: h.burstStartedAt } : {}),
   };
 }
 

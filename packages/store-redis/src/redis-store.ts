@@ -12,7 +12,7 @@ import type {
   DeliveryOutline,
   DeliveryRecord,
   NewDelivery,
-  RefusedStatus,
+  NotRunStatus,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -65,7 +65,10 @@ import {
 const DEFAULT_LIST_LIMIT = 50;
 
 /** The accept script's reply: the new seq, then the ids it superseded. */
-const acceptReplySchema = z.tuple([z.number().int()], z.string());
+const acceptReplySchema = z.tuple(
+  [z.number().int(), z.number().int(), z.number().int(), z.number().int()],
+  z.string(),
+);
 /** How often a guarded change is retried when another process changed the row meanwhile. */
 const MAX_CHANGE_TRIES = 20;
 const PRUNE_BATCH = 500;
@@ -202,14 +205,18 @@ export class RedisStore implements Store, QueueJournal {
         supersede ? '1' : '0',
         k.deliveryPrefix,
         delivery.receivedAt,
+        Math.round(delivery.coalesce?.windowMs ?? 0),
+        Math.round(delivery.coalesce?.maxWaitMs ?? 0),
         ...fields,
       ],
     );
     if (reply === null) return { accepted: false, reason: 'duplicate' };
     const parsed = acceptReplySchema.safeParse(reply);
     if (!parsed.success) throw new Error(`the accept script answered ${JSON.stringify(reply)}`);
-    const [seq, ...superseded] = parsed.data;
+    const [seq, nextAttemptAt, burstStartedAt, coalesced, ...superseded] = parsed.data;
     const record = queuedRecord(delivery, id, seq);
+    // The script's `coalescedTiming`: when the row may start, its burst, what it replaced.
+    if (delivery.coalesce) Object.assign(record, { nextAttemptAt, burstStartedAt, coalesced });
     return superseded.length > 0
       ? { accepted: true, record, superseded }
       : { accepted: true, record };
@@ -335,7 +342,7 @@ export class RedisStore implements Store, QueueJournal {
     await this.change(id, (head) => deliveredChange(head, now, status));
   }
 
-  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
     this.assertOpen();
     await this.change(id, (head) => refusedChange(head, status, reason, now));
   }

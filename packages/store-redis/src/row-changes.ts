@@ -7,7 +7,7 @@ import type {
   AttemptRecord,
   DeliveredStatus,
   DeliveryStatus,
-  RefusedStatus,
+  NotRunStatus,
 } from '@webhook-gateway/core';
 import { closeAttempt, startAttempt } from '@webhook-gateway/core/store-kit';
 
@@ -97,10 +97,13 @@ export function deliveredChange(
   };
 }
 
-/** Refused by the worker before a run (`denied`, `over_budget`): final, the key is kept. */
+/**
+ * Ended before a run: refused by the worker (`denied`, `over_budget`) or dropped by the route's
+ * script (`skipped`). Final, the key is kept.
+ */
 export function refusedChange(
   head: RowHead,
-  status: RefusedStatus,
+  status: NotRunStatus,
   reason: string,
   now: number,
 ): RowChange {

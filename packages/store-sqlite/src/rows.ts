@@ -203,8 +203,39 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 8 have no column; NULL is a run without line comments.
     if (row.line_comments !== undefined && row.line_comments !== null)
       record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
+    // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
+    const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
+    if (coalesced !== null) record.coalesced = coalesced;
+    const burstStartedAt =
+      row.burst_started_at === undefined ? null : c.nullableNumber('burst_started_at');
+    if (burstStartedAt !== null) record.burstStartedAt = burstStartedAt;
     return record;
   });
+}
+
+const supersededRowSchema = z.object({
+  id: z.string(),
+  received_at: z.number(),
+  coalesced: z.number().nullable(),
+  burst_started_at: z.number().nullable(),
+});
+
+/** A row a supersede ended, as a coalescing accept reads it (`coalescedTiming`). */
+export function supersededFromRow(row: unknown): {
+  id: string;
+  receivedAt: number;
+  coalesced?: number;
+  burstStartedAt?: number;
+} {
+  const parsed = supersededRowSchema.safeParse(row);
+  if (!parsed.success) throw describeBadRow('deliveries', row, parsed.error);
+  const { id, received_at, coalesced, burst_started_at } = parsed.data;
+  return {
+    id,
+    receivedAt: received_at,
+    ...(coalesced !== null ? { coalesced } : {}),
+    ...(burst_started_at !== null ? { burstStartedAt: burst_started_at } : {}),
+  };
 }
 
 /** The outline columns of a `deliveries` row, checked like a whole row. */

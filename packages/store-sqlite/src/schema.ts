@@ -276,6 +276,32 @@ const silentStatus: Migration = (db) => {
   ]);
 };
 
+/** Status `skipped`: the route's script dropped the delivery before its agent ran. */
+const skippedStatus: Migration = (db) => {
+  allowStatuses(db, [
+    'queued',
+    'running',
+    'delivered',
+    'failed',
+    'superseded',
+    'denied',
+    'over_budget',
+    'silent',
+    'skipped',
+  ]);
+};
+
+/**
+ * A route's `coalesce`: how many deliveries a row replaced (`{_gateway.coalesced}`) and when its
+ * burst began (its wait never passes `max_wait_s` from there). NULL on rows of other routes.
+ */
+const coalesceColumns: Migration = (db) => {
+  db.exec(`
+    ALTER TABLE deliveries ADD COLUMN coalesced INTEGER;
+    ALTER TABLE deliveries ADD COLUMN burst_started_at INTEGER;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -288,6 +314,8 @@ export const migrations: readonly Migration[] = [
   lineComments,
   leanIndexes,
   silentStatus,
+  skippedStatus,
+  coalesceColumns,
 ];
 
 /** The schema version this code writes. */

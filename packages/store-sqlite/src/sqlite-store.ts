@@ -11,12 +11,17 @@ import type {
   DeliveryOutline,
   DeliveryRecord,
   NewDelivery,
-  RefusedStatus,
+  NotRunStatus,
   DeliveredStatus,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
-import { journalJson, queuedRecord, closeAttempt } from '@webhook-gateway/core/store-kit';
+import {
+  journalJson,
+  queuedRecord,
+  closeAttempt,
+  coalescedTiming,
+} from '@webhook-gateway/core/store-kit';
 import type Database from 'better-sqlite3';
 import { BackgroundCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
@@ -28,6 +33,7 @@ import {
   outlineFromRow,
   queuedFromRow,
   subscriptionFromRow,
+  supersededFromRow,
   subscriptionToRow,
 } from './rows.js';
 import {
@@ -256,7 +262,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  async markRefused(id: string, status: RefusedStatus, reason: string, now: number): Promise<void> {
+  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
     this.assertOpen();
     await this.batched(id, () =>
       this.statements.markRefused.run({ id, now, status, error: reason }),
@@ -373,12 +379,25 @@ export class SqliteStore implements Store {
     this.statements.insertDelivery.run({ ...row, id, seq, key_expires_at: keyExpiresAt });
     this.statements.insertPayload.run({ id, payload });
     const record = queuedRecord(delivery, id, seq);
+    let superseded: string[] = [];
     if (delivery.supersede && delivery.orderKey !== null) {
       const params = { order_key: delivery.orderKey, id, now: delivery.receivedAt };
-      const superseded = this.statements.supersede.all(params).map(String);
-      if (superseded.length > 0) return { accepted: true, record, superseded };
+      const ended = this.statements.supersede.all(params).map(supersededFromRow);
+      superseded = ended.map((row) => row.id);
+      if (delivery.coalesce) {
+        const timing = coalescedTiming(delivery.receivedAt, delivery.coalesce, ended);
+        this.statements.setCoalesced.run({
+          id,
+          next_attempt_at: timing.nextAttemptAt,
+          burst_started_at: timing.burstStartedAt,
+          coalesced: timing.coalesced,
+        });
+        Object.assign(record, timing);
+      }
     }
-    return { accepted: true, record };
+    return superseded.length > 0
+      ? { accepted: true, record, superseded }
+      : { accepted: true, record };
   }
 
   /** The next seq of the journal; only inside a transaction made by `transaction()`. */

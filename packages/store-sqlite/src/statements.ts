@@ -86,8 +86,18 @@ export interface Statements {
   markRefused: Statement<MarkParams & { status: string; error: string }>;
   replay: Statement<{ id: string; seq: number; now: number }>;
   pruneDeliveries: Statement<{ older_than: number; now: number }>;
-  /** Ends the queued, never-started rows of an order key other than the new one; their ids. */
+  /**
+   * Ends the queued, never-started rows of an order key other than the new one; their ids, and
+   * what a coalescing accept reads of them.
+   */
   supersede: Statement<{ order_key: string; id: string; now: number }>;
+  /** A coalesced row's wait and what it replaced. */
+  setCoalesced: Statement<{
+    id: string;
+    next_attempt_at: number;
+    burst_started_at: number;
+    coalesced: number;
+  }>;
   lastDelivered: Statement<{ order_key: string; except_id: string }>;
   listSubscriptions: Statement<[]>;
   getSubscription: Statement<[string]>;
@@ -191,13 +201,21 @@ export function prepareStatements(db: Database.Database): Statements {
       `DELETE FROM deliveries WHERE finished_at IS NOT NULL AND finished_at < @older_than
          AND (key_expires_at IS NULL OR key_expires_at <= @now)`,
     ),
-    supersede: db
-      .prepare<{ order_key: string; id: string; now: number }>(
-        `UPDATE deliveries SET status = 'superseded', superseded_by = @id, finished_at = @now
+    supersede: db.prepare<{ order_key: string; id: string; now: number }>(
+      `UPDATE deliveries SET status = 'superseded', superseded_by = @id, finished_at = @now
          WHERE order_key = @order_key AND status = 'queued' AND started_at IS NULL AND id <> @id
-         RETURNING id`,
-      )
-      .pluck(),
+         RETURNING id, received_at, coalesced, burst_started_at`,
+    ),
+    setCoalesced: db.prepare<{
+      id: string;
+      next_attempt_at: number;
+      burst_started_at: number;
+      coalesced: number;
+    }>(
+      `UPDATE deliveries SET next_attempt_at = @next_attempt_at,
+         burst_started_at = @burst_started_at, coalesced = @coalesced
+       WHERE id = @id`,
+    ),
     lastDelivered: db.prepare<{ order_key: string; except_id: string }>(
       `SELECT * FROM journal WHERE order_key = @order_key AND status = 'delivered'
          AND id <> @except_id ORDER BY seq DESC LIMIT 1`,

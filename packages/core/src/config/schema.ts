@@ -15,6 +15,44 @@ export function canonicalName(name: string, aliases: Readonly<Record<string, str
 
 const secretSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
+/** A route's `script`: a path under `<home>/scripts/`, or an argv list whose first item is one. */
+const routeScriptSchema = z.union([
+  z.string().min(1),
+  z.array(z.string().min(1)).min(1, 'list the program, then its arguments'),
+]);
+
+/** Hermes' defaults: a 30 s window, 300 s at most from the first delivery of a burst. */
+export const DEFAULT_COALESCE_WINDOW_S = 30;
+export const DEFAULT_COALESCE_MAX_WAIT_S = 300;
+
+/** A route's `coalesce`, in our spelling (`window_s`) or Hermes' (`window_seconds`). */
+const coalesceSchema = z
+  .strictObject({
+    key: z
+      .string({ error: 'set coalesce.key, e.g. "{repository.full_name}#{number}"' })
+      .trim()
+      .min(1, 'set coalesce.key, e.g. "{repository.full_name}#{number}"'),
+    window_s: z.number().positive().optional(),
+    max_wait_s: z.number().positive().optional(),
+    window_seconds: z.number().positive().optional(),
+    max_wait_seconds: z.number().positive().optional(),
+  })
+  .superRefine((value, ctx) => {
+    const window = value.window_s ?? value.window_seconds ?? DEFAULT_COALESCE_WINDOW_S;
+    const maxWait = value.max_wait_s ?? value.max_wait_seconds ?? DEFAULT_COALESCE_MAX_WAIT_S;
+    if (maxWait < window) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [
+          value.max_wait_seconds !== undefined && value.max_wait_s === undefined
+            ? 'max_wait_seconds'
+            : 'max_wait_s',
+        ],
+        message: `max_wait_s (${maxWait}) is below window_s (${window}); a delivery would never wait its window`,
+      });
+    }
+  });
+
 /** The forge roles a command route may ask of a commenter, weakest first. */
 const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
@@ -129,6 +167,20 @@ function routeSchemaOf(slices: ConfigSlices) {
      * still queued and not started (status `superseded`). Default false.
      */
     supersede: z.boolean().optional(),
+    /**
+     * A program under `<home>/scripts/` run in the attempt before the render, payload on stdin:
+     * Hermes' path form (`.sh`/`.bash` with bash, `.py` with python3, else executable) or an
+     * argv list. See route-script.ts for what it may answer.
+     */
+    script: routeScriptSchema.optional(),
+    /** How long the script may run (default 30); `script_timeout_seconds` is Hermes' name. */
+    script_timeout_s: z.number().positive().optional(),
+    script_timeout_seconds: z.number().positive().optional(),
+    /**
+     * Bursts per key (Hermes' `coalesce`): a delivery waits `window_s`; a newer one with the same
+     * rendered key supersedes it and waits again, none longer than `max_wait_s` from the first.
+     */
+    coalesce: coalesceSchema.optional(),
   });
 }
 

@@ -63,6 +63,7 @@ td code { overflow-wrap: anywhere; }
 .status-running { color: var(--run); background: var(--run-bg); }
 .status-denied { color: var(--bad); background: var(--panel); border: 1px solid var(--bad); }
 .status-over_budget { color: var(--wait); background: var(--panel); border: 1px solid var(--wait); }
+.status-skipped { color: var(--muted); background: var(--panel); border: 1px solid var(--muted); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -109,6 +110,7 @@ form.login label { font-weight: 600; }
 .series-denied { --series: #cc79a7; }
 .series-over_budget { --series: #e69f00; }
 .series-silent { --series: #999933; }
+.series-skipped { --series: #44aa99; }
 .series-p50 { --series: #56b4e9; }
 .series-p95 { --series: #0072b2; }
 .series-route-0 { --series: #0072b2; }

@@ -16,6 +16,7 @@ function hours(count: number, last: Partial<HourOutcomes['counts']>): HourOutcom
       silent: 0,
       denied: 0,
       over_budget: 0,
+      skipped: 0,
       ...(index === count - 1 ? last : {}),
     },
   }));

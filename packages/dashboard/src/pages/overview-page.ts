@@ -27,6 +27,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
   denied: 'denied',
   over_budget: 'over budget',
   silent: 'silent',
+  skipped: 'skipped',
 };
 
 /** Routes get these many colours of their own (`series-route-<n>`); the rest share "other". */

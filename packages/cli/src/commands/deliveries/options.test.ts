@@ -25,7 +25,7 @@ describe('deliveries list options', () => {
   it.each([
     [
       { status: 'done' },
-      '--status must be one of queued, running, delivered, failed, denied, over_budget, superseded, silent (got "done")',
+      '--status must be one of queued, running, delivered, failed, denied, over_budget, superseded, silent, skipped (got "done")',
     ],
     [{ limit: '0' }, '--limit must be a positive integer (got "0")'],
     [{ limit: '-3' }, '--limit must be a positive integer (got "-3")'],

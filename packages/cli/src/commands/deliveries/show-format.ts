@@ -47,6 +47,8 @@ function statusLine(record: DeliveryRecord): string {
       return `over budget, not run (${record.lastError ?? 'budget'}); replay runs it`;
     case 'silent':
       return `silent: the answer was [SILENT], nothing sent (${tries})`;
+    case 'skipped':
+      return `skipped, not run (the route's ${record.lastError ?? 'script'} dropped it)`;
   }
 }
 
