@@ -14,11 +14,7 @@ export type IgnoreReason = 'event' | 'action' | 'filter' | 'self' | 'bot' | 'com
  * True when the event is listed; the altforge's `object_kind` (`merge_request`) also matches. A
  * route without `events` takes every event but the forge's `ping`, which it must list.
  */
-function eventMatches(
-  events: readonly string[],
-  event: string,
-  payload: JsonObject,
-): boolean {
+function eventMatches(events: readonly string[], event: string, payload: JsonObject): boolean {
   if (events.length === 0) return event !== 'ping';
   if (events.includes(event)) return true;
   return typeof payload.object_kind === 'string' && events.includes(payload.object_kind);

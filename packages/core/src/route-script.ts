@@ -10,16 +10,16 @@ import type { ConfigProblem } from './errors.js';
 import type { JsonObject } from './template.js';
 
 /** Seconds a script may run when the route sets no `script_timeout_s` (as Hermes). */
-export const DEFAULT_SCRIPT_TIMEOUT_S = 30;
+const DEFAULT_SCRIPT_TIMEOUT_S = 30;
 
 /** The marker a script prints (alone, or as `{"[SILENT]": true}`) to drop a delivery. */
-export const SILENT_MARKER = '[SILENT]';
+const SILENT_MARKER = '[SILENT]';
 
 /** How many characters of a failed script's output the journal keeps. */
 const OUTPUT_EXCERPT_CHARS = 200;
 
 /** The folder route scripts live in. */
-export function scriptsFolder(home: string): string {
+function scriptsFolder(home: string): string {
   return path.join(home, 'scripts');
 }
 
@@ -92,7 +92,7 @@ export function scriptProblems(
 }
 
 /** The seconds a route's script may run. */
-export function scriptTimeoutS(route: RouteConfig): number {
+function scriptTimeoutS(route: RouteConfig): number {
   return route.script_timeout_s ?? route.script_timeout_seconds ?? DEFAULT_SCRIPT_TIMEOUT_S;
 }
 
