@@ -220,6 +220,8 @@ describe.skipIf(skipWithoutChromium)('the overview charts in Chromium', () => {
       'superseded',
       'denied',
       'over_budget',
+      'silent',
+      'skipped',
     ]);
     expect(await seriesSums('chart-outcomes')).toEqual({
       delivered: 3,
