@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   reconcile: async () => (await import('./commands/reconcile/command.js')).registerReconcileCommand,
   plugin: async () => (await import('./commands/plugin/command.js')).registerPluginCommands,
   filters: async () => (await import('./commands/filters/command.js')).registerFiltersCommands,
+  app: async () => (await import('./commands/app/command.js')).registerAppCommands,
 };
 
 /**
