@@ -40,7 +40,7 @@ const manifestSchema = z.strictObject({
   request_oauth_on_install: z.boolean().optional(),
   setup_on_update: z.boolean().optional(),
 });
-export type FakeManifest = z.infer<typeof manifestSchema>;
+type FakeManifest = z.infer<typeof manifestSchema>;
 
 /** One form POST of a manifest, as the browser sent it. */
 interface FakeManifestPost {

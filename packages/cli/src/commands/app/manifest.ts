@@ -6,13 +6,13 @@
 import { hookUrlOf } from '@webhook-gateway/reconcile';
 
 /** The events the App's webhook sends: pull requests, and comments on them (commands). */
-export const APP_EVENTS = ['pull_request', 'issue_comment', 'pull_request_review_comment'] as const;
+const APP_EVENTS = ['pull_request', 'issue_comment', 'pull_request_review_comment'] as const;
 
 /**
  * Repository permissions, no more: read the code; comment and review on pull requests; edit the
  * living comment through the issues API; metadata, which every App has.
  */
-export const APP_PERMISSIONS = {
+const APP_PERMISSIONS = {
   contents: 'read',
   pull_requests: 'write',
   issues: 'write',
