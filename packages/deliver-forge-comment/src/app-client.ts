@@ -5,8 +5,8 @@
  * forge's message, never a key, JWT or token.
  */
 import githubAppJwt from 'universal-github-app-jwt';
-import { fetch } from 'undici';
 import { z } from 'zod';
+import { AppApiError, callAppApi } from './app-api-call.js';
 
 /** `https://api.github.com`, the API base when `platforms.forge.api_url` is not set. */
 export const DEFAULT_API_URL = 'https://api.github.com';
@@ -20,22 +20,6 @@ export interface AppClientOptions {
   /** The clock, in ms (tests move it on). */
   now?: () => number;
 }
-
-/** A call to the App API that failed: the forge's status and message. */
-class AppApiError extends Error {
-  /** 401, 404 and 422 cannot succeed by asking again; 5xx and 429 may. */
-  readonly retryable: boolean;
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'AppApiError';
-    this.retryable = status === 429 || status >= 500 || status === 0;
-  }
-}
-
-const messageSchema = z.object({ message: z.string() }).partial();
 
 /** The App's own answer to `GET /app`. */
 const appSchema = z.object({ id: z.number(), slug: z.string().min(1), name: z.string() });
@@ -78,7 +62,23 @@ export class AppClient {
    * @example await client.asApp('GET', '/app/installations', z.array(installation))
    */
   async asApp<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
-    return this.call(method, path, `Bearer ${await this.jwt()}`, schema, body);
+    const authorization = `Bearer ${await this.jwt()}`;
+    return callAppApi({ apiUrl: this.apiUrl, method, path, authorization, schema, body });
+  }
+
+  /**
+   * `method path` as an installation, with a token from `exchange`.
+   *
+   * @example await client.asInstallation(token, 'GET', '/installation/repositories', schema)
+   */
+  asInstallation<T>(token: string, method: string, path: string, schema: z.ZodType<T>): Promise<T> {
+    return callAppApi({
+      apiUrl: this.apiUrl,
+      method,
+      path,
+      authorization: `token ${token}`,
+      schema,
+    });
   }
 
   /** `GET /app`, asked once per client: the App's slug names its bot, `<slug>[bot]`. */
@@ -91,8 +91,8 @@ export class AppClient {
   }
 
   /**
-   * `POST /app/installations/{id}/access_tokens` for `repositories` only, with `permissions`
-   * only. The error names the installation.
+   * `POST /app/installations/{id}/access_tokens` for `repositories` only (none listed: every
+   * repository of the installation), with `permissions` only. The error names the installation.
    */
   async exchange(
     installationId: number,
@@ -104,7 +104,7 @@ export class AppClient {
         'POST',
         `/app/installations/${installationId}/access_tokens`,
         tokenSchema,
-        { repositories, permissions },
+        repositories.length > 0 ? { repositories, permissions } : { permissions },
       );
       const expiresAt = Date.parse(answer.expires_at);
       if (Number.isNaN(expiresAt)) {
@@ -114,53 +114,9 @@ export class AppClient {
     } catch (error) {
       if (!(error instanceof AppApiError)) throw error;
       throw new AppApiError(
-        `the installation token for installation ${installationId} (${repositories.join(', ')}) was refused: ${error.message}`,
+        `the installation token for installation ${installationId} (${repositories.join(', ') || 'all repositories'}) was refused: ${error.message}`,
         error.status,
       );
     }
-  }
-
-  private async call<T>(
-    method: string,
-    path: string,
-    authorization: string,
-    schema: z.ZodType<T>,
-    body: unknown,
-  ): Promise<T> {
-    const what = `${method} ${this.apiUrl}${path}`;
-    let response;
-    try {
-      response = await fetch(`${this.apiUrl}${path}`, {
-        method,
-        headers: {
-          accept: 'application/vnd.github+json',
-          authorization,
-          'x-github-api-version': '2022-11-28',
-          'user-agent': 'webhook-gateway',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      throw new AppApiError(`${what} failed: ${String(cause ?? error)}`, 0);
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const forgeMessage = messageSchema.safeParse(json).data?.message ?? response.statusText;
-      throw new AppApiError(`${what}: HTTP ${response.status}: ${forgeMessage}`, response.status);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new AppApiError(`${what} answered an unexpected shape: ${parsed.error.message}`, 502);
-    }
-    return parsed.data;
   }
 }
