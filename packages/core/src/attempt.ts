@@ -6,7 +6,7 @@
 import { addAccounting } from './agent-accounting.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
-import { NO_RUNNER, routeAgent, type RouteConfig } from './config/schema.js';
+import { NO_RUNNER, reviewForRoute, routeAgent, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
   isSilentAnswer,
@@ -16,10 +16,11 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks, RunResult } from './hooks.js';
+import type { Credentials, GatewayHooks, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
+import { reviewValuesIn } from './review-values.js';
 import { runRouteScript } from './route-script.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
@@ -206,6 +207,14 @@ export async function attemptDelivery(
         record = context;
         gateway = await gatewayValues(store, record, routeConfig);
       }
+      const review = await prepareReview(
+        deps,
+        { record, routeConfig, credentials, gateway },
+        signal,
+      );
+      if (review?.skip !== undefined)
+        return await endUnrun('skipped', `repo_config: ${review.skip}`);
+      if (review) gateway = { ...gateway, ...review.values };
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, context.payload, gateway)
         : renderDefaultPrompt(context.route, context.event, context.payload);
@@ -255,7 +264,7 @@ export async function attemptDelivery(
           retryable: false,
         });
       }
-      answer = result.answer;
+      answer = withFooter(result.answer, review?.footer);
       spent = result.accounting ?? spent;
       addSpent();
       lineComments = result.lineComments ?? [];
@@ -367,6 +376,56 @@ export async function attemptDelivery(
   } finally {
     interrupt.removeEventListener('abort', forwardInterrupt);
   }
+}
+
+/**
+ * The review context the route's template names, prepared by the forge plugin that knows the
+ * delivery's sender; undefined when the template names none or the event is not about a pull or
+ * merge request. No plugin answering is not an error: the values then say so, so a review never
+ * looks complete without its diff.
+ */
+async function prepareReview(
+  deps: AttemptDeps,
+  at: {
+    record: DeliveryRecord;
+    routeConfig: RouteConfig;
+    credentials: Credentials;
+    gateway: GatewayValues;
+  },
+  signal: AbortSignal,
+): Promise<ReviewContext | undefined> {
+  const wanted = reviewValuesIn(at.routeConfig.prompt);
+  if (wanted.size === 0 || !pullRequestOf(at.record.payload, at.record.authScheme))
+    return undefined;
+  const config = deps.config.current();
+  const review = reviewForRoute(config.review, at.routeConfig.review);
+  const previous = at.gateway.previous_head_sha;
+  const since = review.incremental
+    ? typeof previous === 'string' && previous !== ''
+      ? previous
+      : await previousHeadSha(deps.store, at.record)
+    : '';
+  const prepared = await deps.hooks.reviewContext.promise({
+    delivery: at.record,
+    routeConfig: at.routeConfig,
+    review,
+    wanted,
+    since,
+    credentials: at.credentials,
+    config,
+    log: deps.log.child({ route: at.record.route, delivery_id: at.record.deliveryId }),
+    signal,
+  });
+  if (prepared) return prepared;
+  const sender = at.record.authScheme === undefined ? '' : ` "${at.record.authScheme}"`;
+  const missing = `(no installed plugin prepares a review for this sender's${sender} deliveries)`;
+  return { values: Object.fromEntries([...wanted].map((value) => [value, missing])) };
+}
+
+/** The answer with the review's footer after it; a silent answer stays silent. */
+function withFooter(answer: string, footer: string | undefined): string {
+  if (footer === undefined || footer === '' || isSilentAnswer(answer)) return answer;
+  return `${answer.trimEnd()}\n\n${footer}`;
 }
 
 /** A notify-only route's answer (`runner: none`): the rendered template itself, no model. */

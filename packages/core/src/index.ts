@@ -35,6 +35,9 @@ export {
   type CredentialsRequest,
   type AdmitRequest,
   type AdmitRefusal,
+  type ReviewContextRequest,
+  type ReviewContext,
+  type ReviewValue,
   type RenderContext,
   type RunRequest,
   type RunResult,
@@ -55,6 +58,7 @@ export {
   type AgentConfig,
   type AgentOverrides,
   type AgentKeys,
+  type ReviewSettings,
   type WebhookSettings,
   type StoreConfig,
 } from './config/schema.js';
