@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { attemptDelivery } from './attempt.js';
 import { parseConfig } from './config/load.js';
-import { createHooks, type DeliverRequest, type ReviewContextRequest } from './hooks.js';
+import {
+  createHooks,
+  type DeliverRequest,
+  type ReviewContext,
+  type ReviewContextRequest,
+  type RunResult,
+} from './hooks.js';
 import { MemoryStore } from './memory-store.js';
 import { sampleDelivery } from './testing/store-samples.js';
 import { attemptDeps } from './test-support/attempt-deps.js';
 
+/** `setup`, with a runner that answers each prompt as `answerFor` says. */
+function setupWithRunner(
+  prompt: string,
+  answer: (request: ReviewContextRequest) => ReviewContext | undefined,
+  answerFor: (prompt: string) => RunResult,
+) {
+  return setup(prompt, answer, {}, answerFor);
+}
+
 /** A route whose template names `prompt`'s review values, a forge plugin's tap that records. */
 function setup(
   prompt: string,
-  answer: (request: ReviewContextRequest) => ReturnType<typeof prepared> | undefined = prepared,
+  answer: (request: ReviewContextRequest) => ReviewContext | undefined = prepared,
   review: Record<string, unknown> = {},
+  answerFor: (prompt: string) => RunResult = () => ({ answer: 'Looks fine.' }),
 ) {
   const config = parseConfig({
     review: { max_diff_tokens: 9_000 },
@@ -32,7 +48,7 @@ function setup(
   const prompts: string[] = [];
   hooks.run.for('dry-run').tapPromise('test', async (request) => {
     prompts.push(request.prompt);
-    return { answer: 'Looks fine.' };
+    return answerFor(request.prompt);
   });
   const delivered: DeliverRequest[] = [];
   hooks.deliver.for('sink').tapPromise('test', async (request) => {
@@ -43,7 +59,7 @@ function setup(
   return { store, deps, asked, prompts, delivered };
 }
 
-function prepared(request: ReviewContextRequest) {
+function prepared(request: ReviewContextRequest): ReviewContext {
   return {
     values: Object.fromEntries([...request.wanted].map((value) => [value, `<${value}>`])),
     footer: '---\n\n**Not reviewed** (1 file; generated: 1): `package-lock.json` (generated)',
@@ -145,5 +161,44 @@ describe('the review context in an attempt', () => {
     });
     await attemptDelivery(deps, second, signal);
     expect(asked[1]?.since).toBe('aaa111');
+  });
+
+  it('chunks: one run per chunk with its diff, one answer under file headings, tokens added up', async () => {
+    const chunks = [
+      { files: ['src/a.ts', 'src/b.ts'], diff: 'DIFF-ONE' },
+      { files: ['src/c.ts'], diff: 'DIFF-TWO' },
+      { files: ['docs/d.md'], diff: 'DIFF-THREE' },
+    ];
+    const { store, deps, prompts, delivered } = setupWithRunner(
+      'Review this part:\n{_gateway.diff}',
+      () => ({ values: { diff: 'WHOLE' }, chunks, footer: 'FOOTER' }),
+      (prompt) => {
+        if (prompt.includes('DIFF-THREE')) return { answer: '[SILENT]' };
+        const part = prompt.includes('DIFF-ONE') ? 'one' : 'two';
+        return {
+          answer: `Remarks on ${part}.`,
+          lineComments: [{ path: `src/${part}.ts`, line: 1, body: part }],
+          accounting: {
+            runner: 'openai',
+            usage: { promptTokens: 100, completionTokens: 10, totalTokens: 110 },
+          },
+        };
+      },
+    );
+    const id = await accept(store);
+    const outcome = await attemptDelivery(deps, id, signal);
+    expect(outcome.status).toBe('delivered');
+    expect(prompts.map((p) => p.split('\n')[1])).toEqual(['DIFF-ONE', 'DIFF-TWO', 'DIFF-THREE']);
+    expect(delivered[0]?.summary).toBe(
+      '### Part 1 of 3: `src/a.ts`, `src/b.ts`\n\nRemarks on one.\n\n### Part 2 of 3: `src/c.ts`\n\nRemarks on two.\n\nFOOTER',
+    );
+    expect(delivered[0]?.lineComments.map((c) => c.body)).toEqual(['one', 'two']);
+    const row = await store.get(id);
+    expect(row?.agent?.usage).toEqual({
+      promptTokens: 200,
+      completionTokens: 20,
+      totalTokens: 220,
+    });
+    expect(row?.prompt?.split('---------- next chunk ----------')).toHaveLength(3);
   });
 });

@@ -16,10 +16,11 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { Credentials, GatewayHooks, ReviewContext, RunResult } from './hooks.js';
+import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
+import { CHUNK_PROMPT_SEPARATOR, mergeChunkAnswers } from './review-chunks.js';
 import { reviewValuesIn } from './review-values.js';
 import { runRouteScript } from './route-script.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
@@ -218,16 +219,20 @@ export async function attemptDelivery(
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, context.payload, gateway)
         : renderDefaultPrompt(context.route, context.event, context.payload);
-      // The route's runner on the rendered, framed prompt, within agent.timeout_s.
-      const runAgent = async (): Promise<RunResult | undefined> => {
-        const prompt = await hooks.render.promise(base, {
+      // The route's runner on a rendered, framed prompt, within agent.timeout_s. With chunks it
+      // runs once per chunk: what the earlier chunks spent is the base the runner's reports add to.
+      let spentBefore: AgentAccounting | undefined;
+      const prompts: string[] = [];
+      const runAgent = async (rendered: string): Promise<RunResult | undefined> => {
+        const prompt = await hooks.render.promise(rendered, {
           delivery: context,
           routeConfig,
           agent,
           home: deps.home,
           log,
         });
-        savePrompt({ prompt });
+        prompts.push(prompt);
+        savePrompt({ prompt: prompts.join(CHUNK_PROMPT_SEPARATOR) });
         const runner = hooks.run.get(agent.runner);
         if (!runner?.isUsed()) {
           throw Object.assign(
@@ -248,24 +253,48 @@ export async function attemptDelivery(
             log,
             signal,
             reportAccounting: (accounting) => {
-              if (!spentAdded) spent = accounting;
+              if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
             },
           }),
           agent.timeout_s * 1000,
           `agent run (${agent.runner})`,
           timeout,
         );
-        runMs = Date.now() - runStarted;
+        runMs = (runMs ?? 0) + Date.now() - runStarted;
+        if (ran?.accounting) spent = addAccounting(spentBefore ?? null, ran.accounting);
+        spentBefore = spent;
         return ran;
       };
-      const result = agent.runner === NO_RUNNER ? notifyOnly(base, savePrompt) : await runAgent();
+      const runChunks = async (chunks: readonly ReviewChunk[]): Promise<RunResult | undefined> => {
+        const results: RunResult[] = [];
+        for (const [index, chunk] of chunks.entries()) {
+          log.info(
+            { chunk: index + 1, of: chunks.length, files: chunk.files.length },
+            'review chunk',
+          );
+          const rendered = renderTemplate(routeConfig.prompt ?? '', context.payload, {
+            ...gateway,
+            diff: chunk.diff,
+          });
+          const ran = await runAgent(rendered);
+          if (!ran) return undefined;
+          results.push(ran);
+        }
+        return mergeChunkAnswers(chunks, results);
+      };
+      const chunks = review?.chunks !== undefined && review.chunks.length > 1 ? review.chunks : [];
+      const result =
+        agent.runner === NO_RUNNER
+          ? notifyOnly(base, savePrompt)
+          : chunks.length > 0
+            ? await runChunks(chunks)
+            : await runAgent(base);
       if (!result) {
         throw Object.assign(new Error(`agent runner "${agent.runner}" gave no answer`), {
           retryable: false,
         });
       }
       answer = withFooter(result.answer, review?.footer);
-      spent = result.accounting ?? spent;
       addSpent();
       lineComments = result.lineComments ?? [];
       const produced = {

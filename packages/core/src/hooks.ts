@@ -136,10 +136,25 @@ export interface ReviewContextRequest {
   signal: AbortSignal;
 }
 
+/** One runner call's share of a diff over budget: whole files. */
+export interface ReviewChunk {
+  /** The paths of the chunk's files, for the answer's headings. */
+  files: string[];
+  /** The chunk's diff: `{_gateway.diff}` in its call. */
+  diff: string;
+}
+
 /** A review's prepared context, as the template and the answer get it. */
 export interface ReviewContext {
   /** The values asked for (a value not given stays as written in the template). */
   values: Partial<Record<ReviewValue, string>>;
+  /**
+   * With `review.chunks` above 1 and a diff over budget: the diff in groups of whole files. The
+   * runner is called once per chunk (in order, `{_gateway.diff}` being the chunk's), and the
+   * answers are merged into one: each under a heading naming its files, line comments together,
+   * tokens added up.
+   */
+  chunks?: ReviewChunk[];
   /** Markdown the answer ends with: what was not read and why, refused rules (empty: none). */
   footer?: string;
   /** Set when the repository's rules skip this request: it ends `skipped`, not run. */

@@ -37,6 +37,7 @@ export {
   type AdmitRefusal,
   type ReviewContextRequest,
   type ReviewContext,
+  type ReviewChunk,
   type ReviewValue,
   type RenderContext,
   type RunRequest,
