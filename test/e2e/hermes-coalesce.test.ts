@@ -73,7 +73,7 @@ async function settled(
       return rows.length === ids.length && !open ? rows : undefined;
     },
     'the burst to settle',
-    60_000,
+    { timeoutMs: 60_000 },
   );
 }
 

@@ -193,17 +193,5 @@ export function runCli(
   });
 }
 
-/** Polls until `check` returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+// The e2e tests poll with core's one polling helper.
+export { waitFor } from '@webhook-gateway/core/testing';

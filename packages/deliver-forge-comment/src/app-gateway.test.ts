@@ -19,6 +19,7 @@ import {
   MemoryStore,
   type Gateway,
 } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import { appKeyPair, writeAppKey } from './test-support/app-key.js';
@@ -155,14 +156,17 @@ async function post(url: string, event: string, payload: JsonObject): Promise<nu
 
 /** Waits until `count` deliveries are journaled and none is queued or running. */
 async function allFinished(count: number): Promise<DeliveryRecord[]> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const records = await store.list({ limit: 1000 });
-    const open = records.filter((r) => r.status === 'queued' || r.status === 'running');
-    if (records.length >= count && open.length === 0) return records;
-    if (Date.now() > deadline) throw new Error(`${open.length} of ${records.length} still open`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let seen = 'none journaled';
+  return waitFor(
+    async () => {
+      const records = await store.list({ limit: 1000 });
+      const open = records.filter((r) => r.status === 'queued' || r.status === 'running');
+      seen = `${open.length} of ${records.length} still open`;
+      return records.length >= count && open.length === 0 && records;
+    },
+    `${count} deliveries to finish`,
+    { timeoutMs: 120_000, describe: () => seen },
+  );
 }
 
 const COMMENT_PERMISSIONS = { contents: 'read', pull_requests: 'write' };

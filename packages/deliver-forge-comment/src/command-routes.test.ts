@@ -13,6 +13,7 @@ import {
   type JsonObject,
 } from '@webhook-gateway/core';
 import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import { isolateEnv } from './test-support/env.js';
@@ -134,13 +135,16 @@ async function post(url: string, payload: JsonObject): Promise<{ status: number;
 
 /** Waits until the only journaled delivery is finished. */
 async function finished(): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const [record] = await store.list({});
-    if (record && record.status !== 'queued' && record.status !== 'running') return record;
-    if (Date.now() > deadline) throw new Error(`not finished: ${record?.status ?? 'none'}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let status = 'none';
+  return waitFor(
+    async () => {
+      const [record] = await store.list({});
+      status = record?.status ?? 'none';
+      return status !== 'queued' && status !== 'running' && record;
+    },
+    'the delivery to finish',
+    { timeoutMs: 30_000, describe: () => `status ${status}` },
+  );
 }
 
 describe('command routes with the real gh', () => {

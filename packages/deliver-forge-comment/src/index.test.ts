@@ -9,6 +9,7 @@ import {
   type DeliveryRecord,
 } from '@webhook-gateway/core';
 import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import plugin, { DELIVER_FORGE_COMMENT_PLUGIN_NAME } from './index.js';
 import { createFakeCli, GH_STDERR, type FakeCli } from './test-support/fake-cli.js';
@@ -119,14 +120,16 @@ async function post(url: string, body: Buffer, headers: Record<string, string>):
 
 /** Waits until the only journaled delivery is finished (delivered or failed). */
 async function finished(): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const [record] = await store.list({});
-    if (record && (record.status === 'delivered' || record.status === 'failed')) return record;
-    if (Date.now() > deadline)
-      throw new Error(`delivery not finished: ${record?.status ?? 'none'}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let status = 'none';
+  return waitFor(
+    async () => {
+      const [record] = await store.list({});
+      status = record?.status ?? 'none';
+      return (status === 'delivered' || status === 'failed') && record;
+    },
+    'the delivery to finish',
+    { describe: () => `status ${status}` },
+  );
 }
 
 describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
