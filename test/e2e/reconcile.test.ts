@@ -123,7 +123,7 @@ describe('reconcile with the built CLI', () => {
     const runs = await waitFor(
       () => (runsIn(runsFile).length >= 22 ? runsIn(runsFile) : undefined),
       'the 20 missed deliveries to run',
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const lastJournaledMs = Date.now() - startedAt;
     // Nothing more arrives: the pass asked once for each.
