@@ -134,4 +134,4 @@ export {
 } from './signature-checks.js';
 
 // Whether a bind address is loopback (plugins that listen or call out check it).
-export { isLoopbackHost } from './startup-checks.js';
+export { isLoopbackHost } from './loopback.js';
