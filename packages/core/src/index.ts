@@ -96,6 +96,27 @@ export type {
   Subscription,
 } from './store.js';
 
+// The outbox: lifecycle events and targets' messages waiting to be POSTed, signed.
+export {
+  OUTBOX_TTL_MS,
+  type NewOutboxMessage,
+  type OutboxMessage,
+  type OutboxClaim,
+  type OutboxOutcome,
+} from './outbox.js';
+export {
+  outboundDestination,
+  type OutboundPlan,
+  type OutboundSubscription,
+} from './outbound-plan.js';
+export { LIFECYCLE_EVENTS, type LifecycleEvent } from './lifecycle-events.js';
+// The rules of an outbound URL and of a Standard Webhooks secret (`extra.outbound`, targets).
+export {
+  outboundUrlSchema,
+  standardWebhookSecretSchema,
+  type OutboundSubscriptionConfig,
+} from './config/outbound-schema.js';
+
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema } from './delivery-schema.js';
 
