@@ -1,7 +1,7 @@
 /**
  * The outbox messages a status change writes: one per subscriber that wants the event, each
  * body a Standard Webhooks payload (`type`, `timestamp`, `data`). Every store builds them here,
- * from the row as the change leaves it.
+ * from the row as the change leaves it (`docs/contract.md#lifecycle-events`).
  */
 import { randomUUID } from 'node:crypto';
 import type { DeliveryRecord } from './delivery.js';

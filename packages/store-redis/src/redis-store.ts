@@ -712,13 +712,13 @@ export class RedisStore implements Store, QueueJournal {
    * allowed, reception time); the rest is what every superseded row has in common.
    */
   private acceptEvents(delivery: NewDelivery, id: string, outbound?: OutboundPlan): string {
+    if (!outbound) return '';
     const now = delivery.receivedAt;
     const accepted = lifecycleMessages(outbound, 'accepted', queuedRecord(delivery, id, 0), now);
     const supersedes = delivery.supersede === true && delivery.orderKey !== null;
-    const superseded =
-      supersedes && outbound
-        ? lifecycleMessages(outbound, 'superseded', supersededFacts(delivery, id), now)
-        : [];
+    const superseded = supersedes
+      ? lifecycleMessages(outbound, 'superseded', supersededFacts(delivery, id), now)
+      : [];
     if (accepted.length === 0 && superseded.length === 0) return '';
     return JSON.stringify({
       prefix: this.keys.outboxPrefix,

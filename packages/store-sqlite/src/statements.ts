@@ -23,7 +23,7 @@ export interface DeliveryInsert {
 }
 
 /** The bind parameters of a new `outbox` row (due at once: `due_at` is `created_at`). */
-export interface OutboxInsert {
+interface OutboxInsert {
   id: string;
   destination: string;
   body: string;
