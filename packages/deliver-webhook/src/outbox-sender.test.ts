@@ -191,13 +191,25 @@ describe('the outbox sender', () => {
 
   it('keeps a message whose destination the config no longer has, untried, until it expires', async () => {
     const store = openStore();
+    const other = await receiver(SECRET);
     await store.enqueueOutbox([message('m-gone', 'endpoint:removed')]);
-    sender(store, {});
+    sender(store, { 'endpoint:kept': { url: other.origin, secret: SECRET } });
     await until(async () => {
       const [kept] = await waiting(store, Date.now() + 120_000);
       return kept?.id === 'm-gone' && kept.attempts === 0 ? true : undefined;
     }, 'the message to be deferred');
     expect(await waiting(store, Date.now() + 30_000)).toEqual([]);
+  });
+
+  it('reads nothing while the config names no destination at all', async () => {
+    const store = openStore();
+    await store.enqueueOutbox([message('m-idle', 'outbound:later')]);
+    const { sender: idle } = sender(store, {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await idle.stop();
+    // Never claimed: due as it was written, no lease on it, no try counted.
+    const [untouched] = (await store.claimOutbox(Date.now(), 1000, 10)).messages;
+    expect(untouched).toMatchObject({ id: 'm-idle', attempts: 0 });
   });
 
   it('drops messages that expired unsent', async () => {

@@ -101,6 +101,12 @@ export class OutboxSender {
   private async run(): Promise<void> {
     const { concurrency, poll_interval_ms: pollMs } = this.deps.options;
     while (!this.isStopping) {
+      // A config without outbound destinations reads nothing: messages left by an older config
+      // wait (and expire) until one names a destination again.
+      if (this.deps.destinations().size === 0) {
+        await this.wait(pollMs);
+        continue;
+      }
       const free = concurrency - this.inFlight.size;
       let full = free <= 0;
       if (free > 0) {
