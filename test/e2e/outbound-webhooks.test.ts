@@ -100,7 +100,7 @@ async function acceptedAll(target: TestReceiver, count: number, timeoutMs = 60_0
   return waitFor(
     () => (target.accepted().unique.size >= count ? target.accepted() : undefined),
     `${count} messages accepted by the receiver`,
-    timeoutMs,
+    { timeoutMs },
   );
 }
 
@@ -191,7 +191,7 @@ async function restartLosesNone(store?: () => Record<string, unknown>): Promise<
   await waitFor(
     () => (new Set(target.received.map((r) => r.id)).size >= expected ? true : undefined),
     'every message to be tried once',
-    30_000,
+    { timeoutMs: 30_000 },
   );
   expect(await first.stop()).toBe(0);
   down = false;
