@@ -103,7 +103,7 @@ describe('the openai tool loop', () => {
           exitCode: 0,
         },
       ],
-      usage: { promptTokens: 400, completionTokens: 60, totalTokens: 460 },
+      usage: { promptTokens: 400, cachedPromptTokens: 0, completionTokens: 60, totalTokens: 460 },
     });
   });
 

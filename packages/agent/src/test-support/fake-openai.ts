@@ -66,6 +66,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** OpenAI's: how many of the prompt tokens its prompt cache served. */
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
 const DEFAULT_USAGE: Usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
