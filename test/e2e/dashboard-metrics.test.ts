@@ -136,7 +136,12 @@ beforeAll(async () => {
                   base_url: chat.url,
                   model: 'fake-model',
                   terminal: { enabled: false },
-                  prices: { prompt_per_1k: 2, completion_per_1k: 10, currency: 'EUR' },
+                  prices: {
+                    prompt_per_1k: 2,
+                    cached_prompt_per_1k: 0.5,
+                    completion_per_1k: 10,
+                    currency: 'EUR',
+                  },
                 },
               },
             },
@@ -281,10 +286,10 @@ describe('metrics after a known sequence of requests', () => {
   });
 
   it('adds what those tokens cost at agent.prices, by route, model and currency', async () => {
-    // 11 prompt tokens (4 of them cached, at the same price) at 2 and 7 completion tokens at 10 per 1k
+    // 7 uncached prompt tokens at 2, 4 cached at 0.5 and 7 completion tokens at 10 per 1k
     const cost = seriesOf(await samples(), 'webhook_agent_cost_total');
     expect(Object.keys(cost)).toEqual(['currency=EUR,model=fake-model,route=priced']);
-    expect(cost['currency=EUR,model=fake-model,route=priced']).toBeCloseTo(0.092, 9);
+    expect(cost['currency=EUR,model=fake-model,route=priced']).toBeCloseTo(0.086, 9);
   });
 
   it('includes the default process metrics and answers in the text format', async () => {

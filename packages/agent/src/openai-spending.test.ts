@@ -86,6 +86,35 @@ describe('cached prompt tokens', () => {
     );
   });
 
+  it('prices cached prompt tokens at cached_prompt_per_1k and the rest at prompt_per_1k', async () => {
+    fake.script(
+      callTools([echo], cachedUsage(2000, 0, 100)),
+      answer('done', cachedUsage(2000, 1536, 100)),
+    );
+    const result = await runOpenAI(
+      runRequest({
+        agent: agent({
+          prices: { prompt_per_1k: 0.002, cached_prompt_per_1k: 0.0005, completion_per_1k: 0.008 },
+        }),
+        home,
+      }),
+    );
+    // 2464 uncached at 0.002, 1536 cached at 0.0005, 200 completion at 0.008 per 1k
+    expect(result.accounting?.cost).toEqual({ amount: 0.007296, currency: 'USD' });
+  });
+
+  it('prices cached prompt tokens at prompt_per_1k without cached_prompt_per_1k', async () => {
+    fake.script(answer('done', cachedUsage(2000, 1536, 100)));
+    const result = await runOpenAI(
+      runRequest({
+        agent: agent({ prices: { prompt_per_1k: 0.002, completion_per_1k: 0.008 } }),
+        home,
+      }),
+    );
+    // 2000 prompt at 0.002 and 100 completion at 0.008 per 1k, cached or not
+    expect(result.accounting?.cost).toEqual({ amount: 0.0048, currency: 'USD' });
+  });
+
   it('counts cached prompt tokens against max_tokens_per_delivery like any other', async () => {
     fake.script(callTools([echo], cachedUsage(1000, 1000, 10)), answer('never asked for'));
     await expect(
@@ -183,6 +212,24 @@ describe('agent.prices and agent.max_tokens_per_delivery in config', () => {
       completion_per_1k: 0.2,
       currency: 'USD',
     });
+  });
+
+  it('takes cached_prompt_per_1k, and leaves it out when it is not set', () => {
+    expect(
+      agent({ prices: { prompt_per_1k: 0.1, cached_prompt_per_1k: 0.025, completion_per_1k: 0.2 } })
+        .prices,
+    ).toEqual({
+      prompt_per_1k: 0.1,
+      cached_prompt_per_1k: 0.025,
+      completion_per_1k: 0.2,
+      currency: 'USD',
+    });
+    expect(
+      agent({ prices: { prompt_per_1k: 0.1, completion_per_1k: 0.2 } }).prices,
+    ).not.toHaveProperty('cached_prompt_per_1k');
+    expect(() =>
+      agent({ prices: { prompt_per_1k: 1, cached_prompt_per_1k: -0.5, completion_per_1k: 2 } }),
+    ).toThrow(/agent\.prices\.cached_prompt_per_1k/);
   });
 
   it('names the key path of a bad value', () => {
