@@ -36,6 +36,8 @@ export interface RecordedRequest {
   path: string;
   authorization: string | undefined;
   body: z.infer<typeof recordedBodySchema>;
+  /** The body as it came over the wire: what a provider's prefix cache compares. */
+  raw: string;
 }
 
 /** One scripted answer. */
@@ -167,6 +169,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         path,
         authorization: req.headers.authorization,
         body: recordedBodySchema.parse(JSON.parse(text)),
+        raw: text,
       };
       requests.push(recorded);
       const next = queue.shift();
