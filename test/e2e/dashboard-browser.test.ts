@@ -65,7 +65,12 @@ async function startFakeChatServer(): Promise<{ url: string; close(): Promise<vo
       res.end(
         JSON.stringify({
           choices: [{ message, finish_reason: afterTool ? 'stop' : 'tool_calls' }],
-          usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+          usage: {
+            prompt_tokens: 11,
+            completion_tokens: 7,
+            total_tokens: 18,
+            prompt_tokens_details: { cached_tokens: afterTool ? 8 : 0 },
+          },
         }),
       );
     });
@@ -234,7 +239,7 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
     expect(text).toContain(`Review PR #`);
     expect(text).toContain(ANSWER);
     expect(text).toContain('fake-model');
-    expect(text).toContain('36 (prompt 22, completion 14)');
+    expect(text).toContain('36 (prompt 22: 8 cached, 14 uncached; completion 14)');
     expect(text).toMatch(/Cost\s*0\.05 EUR/);
     expect(await page.locator('#tool-calls tbody tr').count()).toBe(1);
     expect(await page.locator('#tool-calls').textContent()).toContain('echo reviewed');

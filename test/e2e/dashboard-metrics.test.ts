@@ -72,7 +72,12 @@ async function startFakeChatServer(): Promise<{ url: string; close(): Promise<vo
           choices: [
             { message: { role: 'assistant', content: 'All good.' }, finish_reason: 'stop' },
           ],
-          usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+          usage: {
+            prompt_tokens: 11,
+            completion_tokens: 7,
+            total_tokens: 18,
+            prompt_tokens_details: { cached_tokens: 4 },
+          },
         }),
       );
     });
@@ -131,7 +136,12 @@ beforeAll(async () => {
                   base_url: chat.url,
                   model: 'fake-model',
                   terminal: { enabled: false },
-                  prices: { prompt_per_1k: 2, completion_per_1k: 10, currency: 'EUR' },
+                  prices: {
+                    prompt_per_1k: 2,
+                    cached_prompt_per_1k: 0.5,
+                    completion_per_1k: 10,
+                    currency: 'EUR',
+                  },
                 },
               },
             },
@@ -269,11 +279,17 @@ describe('metrics after a known sequence of requests', () => {
     });
   });
 
+  it('counts the part of the prompt tokens the provider cached on a counter of its own', async () => {
+    expect(seriesOf(await samples(), 'webhook_agent_cached_prompt_tokens_total')).toEqual({
+      'model=fake-model,route=priced': 4,
+    });
+  });
+
   it('adds what those tokens cost at agent.prices, by route, model and currency', async () => {
-    // 11 prompt tokens at 2 and 7 completion tokens at 10 per 1k
+    // 7 uncached prompt tokens at 2, 4 cached at 0.5 and 7 completion tokens at 10 per 1k
     const cost = seriesOf(await samples(), 'webhook_agent_cost_total');
     expect(Object.keys(cost)).toEqual(['currency=EUR,model=fake-model,route=priced']);
-    expect(cost['currency=EUR,model=fake-model,route=priced']).toBeCloseTo(0.092, 9);
+    expect(cost['currency=EUR,model=fake-model,route=priced']).toBeCloseTo(0.086, 9);
   });
 
   it('includes the default process metrics and answers in the text format', async () => {

@@ -25,7 +25,7 @@ const ACCOUNTING: AgentAccounting = {
       durationMs: 640,
     },
   ],
-  usage: { promptTokens: 1800, completionTokens: 250, totalTokens: 2050 },
+  usage: { promptTokens: 1800, cachedPromptTokens: 1536, completionTokens: 250, totalTokens: 2050 },
 };
 
 let home: string;
@@ -230,7 +230,9 @@ describe('deliveries show', () => {
     expect(text).toContain('  model       qwen2.5-coder\n');
     expect(text).toContain('  turns       3\n');
     expect(text).toContain('  tool calls  1\n');
-    expect(text).toContain('  tokens      2050 (prompt 1800, completion 250)\n');
+    expect(text).toContain(
+      '  tokens      2050 (prompt 1800: 1536 cached, 264 uncached; completion 250)\n',
+    );
     expect(text).toMatch(
       /1 +terminal +0 +640 ms +gh pr diff 1 --repo baxterthehacker\/public-repo/,
     );

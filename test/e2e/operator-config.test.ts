@@ -235,10 +235,15 @@ describe('webhook-gateway config schema', () => {
   it("includes the agent's spending keys", async () => {
     const result = await runCli(['config', 'schema']);
     const schema = JSON.parse(result.stdout) as {
-      properties: { agent: { properties: Record<string, { required?: string[] }> } };
+      properties: {
+        agent: {
+          properties: Record<string, { required?: string[]; properties?: Record<string, unknown> }>;
+        };
+      };
     };
     const agent = schema.properties.agent.properties;
     expect(agent.max_tokens_per_delivery).toMatchObject({ type: 'integer' });
     expect(agent.prices).toMatchObject({ required: ['prompt_per_1k', 'completion_per_1k'] });
+    expect(agent.prices?.properties).toHaveProperty('cached_prompt_per_1k');
   });
 });

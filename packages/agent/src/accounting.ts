@@ -17,7 +17,7 @@ export function emptyAccounting(model: string): RunAccounting {
     model,
     turns: 0,
     toolCalls: [],
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    usage: { promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, totalTokens: 0 },
   };
 }
 
@@ -25,6 +25,7 @@ export function emptyAccounting(model: string): RunAccounting {
 export function addUsage(total: TokenUsage, turn: TokenUsage): TokenUsage {
   return {
     promptTokens: total.promptTokens + turn.promptTokens,
+    cachedPromptTokens: total.cachedPromptTokens + turn.cachedPromptTokens,
     completionTokens: total.completionTokens + turn.completionTokens,
     totalTokens: total.totalTokens + turn.totalTokens,
   };

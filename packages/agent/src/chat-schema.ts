@@ -62,6 +62,8 @@ export const chatCompletionSchema = z.object({
       prompt_tokens: tokenCount,
       completion_tokens: tokenCount,
       total_tokens: tokenCount,
+      // OpenAI's share of prompt_tokens served from its prompt cache; other servers leave it out.
+      prompt_tokens_details: z.object({ cached_tokens: tokenCount }).nullish(),
     })
     .nullish(),
 });
@@ -71,6 +73,8 @@ export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
 /** Token counts of one answer, zero where the server did not say. */
 export interface TokenUsage {
   promptTokens: number;
+  /** The part of `promptTokens` served from the provider's prompt cache, not on top of them. */
+  cachedPromptTokens: number;
   completionTokens: number;
   totalTokens: number;
 }
@@ -101,12 +105,18 @@ export function toAssistantReply(completion: ChatCompletion, turn: number): Assi
   const usage = completion.usage;
   const promptTokens = usage?.prompt_tokens ?? 0;
   const completionTokens = usage?.completion_tokens ?? 0;
+  // A part of the prompt tokens: a server that says more were cached than sent is held to them.
+  const cachedPromptTokens = Math.min(
+    usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    promptTokens,
+  );
   return {
     content: choice.message.content ?? null,
     toolCalls,
     finishReason: choice.finish_reason ?? null,
     usage: {
       promptTokens,
+      cachedPromptTokens,
       completionTokens,
       totalTokens: usage?.total_tokens ?? promptTokens + completionTokens,
     },

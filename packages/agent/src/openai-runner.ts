@@ -107,6 +107,7 @@ export async function runOpenAI(
           turns: turn,
           tool_calls: accounting.toolCalls.length,
           total_tokens: accounting.usage.totalTokens,
+          cached_prompt_tokens: accounting.usage.cachedPromptTokens,
           line_comments: lineComments.length,
         },
         'agent answered',

@@ -30,6 +30,99 @@ const usage = (prompt: number, completion: number) => ({
 
 const echo = { arguments: { command: 'echo hi' } };
 
+/** Usage as OpenAI reports it when `cached` of the prompt tokens came from its prompt cache. */
+const cachedUsage = (prompt: number, cached: number | null, completion: number) => ({
+  ...usage(prompt, completion),
+  prompt_tokens_details: { cached_tokens: cached },
+});
+
+describe('cached prompt tokens', () => {
+  it('reads usage.prompt_tokens_details.cached_tokens of each turn and sums them as a part of the prompt tokens', async () => {
+    fake.script(
+      callTools([echo], cachedUsage(1200, 0, 40)),
+      callTools([echo], cachedUsage(1300, 1152, 30)),
+      answer('done', cachedUsage(1400, 1280, 50)),
+    );
+    const reports: AgentAccounting[] = [];
+    const result = await runOpenAI(
+      runRequest({ agent: agent(), home, reportAccounting: (spent) => reports.push(spent) }),
+    );
+    expect(result.accounting?.usage).toEqual({
+      promptTokens: 3900,
+      cachedPromptTokens: 2432,
+      completionTokens: 120,
+      totalTokens: 4020,
+    });
+    // Reported after each turn, so a run that fails part way still journals its cached share.
+    expect(reports[0]?.usage?.cachedPromptTokens).toBe(0);
+    expect(reports.at(-1)?.usage?.cachedPromptTokens).toBe(2432);
+  });
+
+  it('counts none cached when the server does not say (no details, null details, null count)', async () => {
+    fake.script(
+      callTools([echo], usage(100, 10)),
+      callTools([echo], { ...usage(100, 10), prompt_tokens_details: null }),
+      answer('done', cachedUsage(100, null, 10)),
+    );
+    const result = await runOpenAI(runRequest({ agent: agent(), home }));
+    expect(result.accounting?.usage).toMatchObject({ promptTokens: 300, cachedPromptTokens: 0 });
+  });
+
+  it('holds a cached count past the prompt tokens to them', async () => {
+    fake.script(answer('done', cachedUsage(500, 9000, 10)));
+    const result = await runOpenAI(runRequest({ agent: agent(), home }));
+    expect(result.accounting?.usage).toMatchObject({ promptTokens: 500, cachedPromptTokens: 500 });
+  });
+
+  it('fails the turn, naming the field, when the server sends a cached count that is not a number', async () => {
+    fake.script(
+      answer('done', {
+        ...usage(500, 10),
+        prompt_tokens_details: { cached_tokens: 'all' as unknown as number },
+      }),
+    );
+    await expect(runOpenAI(runRequest({ agent: agent(), home }))).rejects.toThrow(
+      /usage\.prompt_tokens_details\.cached_tokens/,
+    );
+  });
+
+  it('prices cached prompt tokens at cached_prompt_per_1k and the rest at prompt_per_1k', async () => {
+    fake.script(
+      callTools([echo], cachedUsage(2000, 0, 100)),
+      answer('done', cachedUsage(2000, 1536, 100)),
+    );
+    const result = await runOpenAI(
+      runRequest({
+        agent: agent({
+          prices: { prompt_per_1k: 0.002, cached_prompt_per_1k: 0.0005, completion_per_1k: 0.008 },
+        }),
+        home,
+      }),
+    );
+    // 2464 uncached at 0.002, 1536 cached at 0.0005, 200 completion at 0.008 per 1k
+    expect(result.accounting?.cost).toEqual({ amount: 0.007296, currency: 'USD' });
+  });
+
+  it('prices cached prompt tokens at prompt_per_1k without cached_prompt_per_1k', async () => {
+    fake.script(answer('done', cachedUsage(2000, 1536, 100)));
+    const result = await runOpenAI(
+      runRequest({
+        agent: agent({ prices: { prompt_per_1k: 0.002, completion_per_1k: 0.008 } }),
+        home,
+      }),
+    );
+    // 2000 prompt at 0.002 and 100 completion at 0.008 per 1k, cached or not
+    expect(result.accounting?.cost).toEqual({ amount: 0.0048, currency: 'USD' });
+  });
+
+  it('counts cached prompt tokens against max_tokens_per_delivery like any other', async () => {
+    fake.script(callTools([echo], cachedUsage(1000, 1000, 10)), answer('never asked for'));
+    await expect(
+      runOpenAI(runRequest({ agent: agent({ max_tokens_per_delivery: 900 }), home })),
+    ).rejects.toThrow('token budget of 900 exceeded: 1010 tokens spent');
+  });
+});
+
 describe('what an openai run may spend', () => {
   it('stops after the model turn that passes max_tokens_per_delivery, reporting what it spent', async () => {
     fake.script(
@@ -52,6 +145,7 @@ describe('what an openai run may spend', () => {
     expect(fake.requests).toHaveLength(2);
     expect(reports.at(-1)?.usage).toEqual({
       promptTokens: 700,
+      cachedPromptTokens: 0,
       completionTokens: 110,
       totalTokens: 810,
     });
@@ -118,6 +212,24 @@ describe('agent.prices and agent.max_tokens_per_delivery in config', () => {
       completion_per_1k: 0.2,
       currency: 'USD',
     });
+  });
+
+  it('takes cached_prompt_per_1k, and leaves it out when it is not set', () => {
+    expect(
+      agent({ prices: { prompt_per_1k: 0.1, cached_prompt_per_1k: 0.025, completion_per_1k: 0.2 } })
+        .prices,
+    ).toEqual({
+      prompt_per_1k: 0.1,
+      cached_prompt_per_1k: 0.025,
+      completion_per_1k: 0.2,
+      currency: 'USD',
+    });
+    expect(
+      agent({ prices: { prompt_per_1k: 0.1, completion_per_1k: 0.2 } }).prices,
+    ).not.toHaveProperty('cached_prompt_per_1k');
+    expect(() =>
+      agent({ prices: { prompt_per_1k: 1, cached_prompt_per_1k: -0.5, completion_per_1k: 2 } }),
+    ).toThrow(/agent\.prices\.cached_prompt_per_1k/);
   });
 
   it('names the key path of a bad value', () => {

@@ -100,7 +100,7 @@ describe('the render taps', () => {
     const nonces = await Promise.all(
       [1, 2].map(async () => {
         const prompt = await random.render.promise(PROMPT, context);
-        return /^<<<EVENT DATA \(untrusted\) ([0-9a-f]{12})$/m.exec(prompt)?.[1];
+        return /^EVENT DATA END ([0-9a-f]{12})>>>$/m.exec(prompt)?.[1];
       }),
     );
     expect(nonces[0]).toMatch(/^[0-9a-f]{12}$/);

@@ -40,6 +40,27 @@ describe('addAccounting', () => {
     });
   });
 
+  it('sums cached prompt tokens, an attempt that did not count them adding 0', () => {
+    const cached = (promptTokens: number, cachedPromptTokens: number) => ({
+      ...usage(promptTokens, 10),
+      cachedPromptTokens,
+    });
+    const first = { runner: 'openai', usage: cached(1200, 0) };
+    const second = { runner: 'openai', usage: cached(1300, 1024) };
+    expect(addAccounting(first, second).usage).toEqual({
+      ...usage(2500, 20),
+      cachedPromptTokens: 1024,
+    });
+    // A row journaled before cached tokens were counted, then a run that counts them.
+    const older = { runner: 'openai', usage: usage(900, 10) };
+    expect(addAccounting(older, second).usage).toEqual({
+      ...usage(2200, 20),
+      cachedPromptTokens: 1024,
+    });
+    // Neither counted them: the sum does not claim 0 were cached.
+    expect(addAccounting(older, older).usage).toEqual(usage(1800, 20));
+  });
+
   it('keeps what earlier attempts spent when the new run reports no tokens', () => {
     const earlier = { runner: 'openai', model: 'm', usage: usage(40, 2) };
     expect(addAccounting(earlier, { runner: 'command' })).toEqual({

@@ -6,8 +6,13 @@ import type { AgentAccounting, AgentCost, TokenUsage } from './delivery.js';
 
 function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage | undefined {
   if (!a || !b) return a ?? b;
+  // A side without cached tokens (an older row, a runner that does not say) adds 0.
+  const counted = a.cachedPromptTokens !== undefined || b.cachedPromptTokens !== undefined;
   return {
     promptTokens: a.promptTokens + b.promptTokens,
+    ...(counted
+      ? { cachedPromptTokens: (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0) }
+      : {}),
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };

@@ -47,7 +47,13 @@ export const agentAccountingSchema = z.object({
     )
     .optional(),
   usage: z
-    .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() })
+    .object({
+      promptTokens: z.number(),
+      // Rows written before cached tokens were counted have none: read as they are (0).
+      cachedPromptTokens: z.number().optional(),
+      completionTokens: z.number(),
+      totalTokens: z.number(),
+    })
     .optional(),
   cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
 });

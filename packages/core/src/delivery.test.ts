@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWithLineComments } from './delivery.js';
+import { answerWithLineComments, promptTokenSplit } from './delivery.js';
 
 describe('answerWithLineComments', () => {
   it('is the summary alone when there are no line comments', () => {
@@ -17,5 +17,31 @@ describe('answerWithLineComments', () => {
 
   it('is the comments alone when the summary is empty', () => {
     expect(answerWithLineComments('  ', [{ path: 'a.ts', line: 2, body: 'x' }])).toBe('a.ts:2 — x');
+  });
+});
+
+describe('promptTokenSplit', () => {
+  const usage = { promptTokens: 2000, completionTokens: 90, totalTokens: 2090 };
+
+  it('splits prompt tokens into the cached part and the rest', () => {
+    expect(promptTokenSplit({ ...usage, cachedPromptTokens: 1536 })).toEqual({
+      cached: 1536,
+      uncached: 464,
+    });
+  });
+
+  it('counts none cached when the usage does not say (rows written before it was counted)', () => {
+    expect(promptTokenSplit(usage)).toEqual({ cached: 0, uncached: 2000 });
+  });
+
+  it('holds a cached count past the prompt tokens, or below 0, to them', () => {
+    expect(promptTokenSplit({ ...usage, cachedPromptTokens: 5000 })).toEqual({
+      cached: 2000,
+      uncached: 0,
+    });
+    expect(promptTokenSplit({ ...usage, cachedPromptTokens: -3 })).toEqual({
+      cached: 0,
+      uncached: 2000,
+    });
   });
 });

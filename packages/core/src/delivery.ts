@@ -134,8 +134,25 @@ export interface ToolCallRecord {
 /** Tokens a model reported using. */
 export interface TokenUsage {
   promptTokens: number;
+  /**
+   * The part of `promptTokens` the provider served from its prompt cache (billed cheaper), never
+   * on top of them. Absent on rows written before it was counted, and for runners that do not say: 0.
+   */
+  cachedPromptTokens?: number;
   completionTokens: number;
   totalTokens: number;
+}
+
+/**
+ * The prompt tokens of `usage` as cached and uncached; a cached count the provider reported past
+ * the prompt tokens (or below 0) is held to them.
+ *
+ * @example promptTokenSplit({ promptTokens: 2000, cachedPromptTokens: 1536, completionTokens: 90, totalTokens: 2090 })
+ * // { cached: 1536, uncached: 464 }
+ */
+export function promptTokenSplit(usage: TokenUsage): { cached: number; uncached: number } {
+  const cached = Math.min(Math.max(usage.cachedPromptTokens ?? 0, 0), usage.promptTokens);
+  return { cached, uncached: usage.promptTokens - cached };
 }
 
 /** Money at `agent.prices`: an amount in a currency (an ISO 4217 code such as `USD`). */

@@ -87,7 +87,12 @@ export type {
   LineComment,
 } from './delivery.js';
 
-export { DELIVERY_STATUSES, isFinishedStatus, answerWithLineComments } from './delivery.js';
+export {
+  DELIVERY_STATUSES,
+  isFinishedStatus,
+  answerWithLineComments,
+  promptTokenSplit,
+} from './delivery.js';
 
 // The contract a store meets. What implementing one takes beyond it (a new row, the row schemas,
 // the shared queue and rate limiter) is `@webhook-gateway/core/store-kit`.

@@ -182,6 +182,33 @@ describe('createGatewayMetrics', () => {
     ).toBe(1400);
   });
 
+  it('counts the cached part of the prompt tokens on a counter of its own, leaving the kinds as they were', async () => {
+    const metrics = metricsFor();
+    const usage = {
+      promptTokens: 2000,
+      cachedPromptTokens: 1536,
+      completionTokens: 90,
+      totalTokens: 2090,
+    };
+    metrics.observeAttempt(attempt({ spent: { runner: 'openai', model: 'm', usage } }));
+    // A row of a runner that does not say what was cached adds none.
+    const older = { promptTokens: 500, completionTokens: 10, totalTokens: 510 };
+    metrics.observeAttempt(attempt({ spent: { runner: 'openai', model: 'm', usage: older } }));
+    expect(
+      await valueOf(metrics, 'webhook_agent_cached_prompt_tokens_total', {
+        route: 'reviews',
+        model: 'm',
+      }),
+    ).toBe(1536);
+    const kinds = (await metrics.registry.getSingleMetricAsString('webhook_agent_tokens_total'))
+      .split('\n')
+      .filter((line) => line.startsWith('webhook_agent_tokens_total{'));
+    expect(kinds).toEqual([
+      'webhook_agent_tokens_total{route="reviews",model="m",kind="prompt"} 2500',
+      'webhook_agent_tokens_total{route="reviews",model="m",kind="completion"} 100',
+    ]);
+  });
+
   it('adds money by route, model and currency when the run has a cost', async () => {
     const metrics = metricsFor();
     const usage = { promptTokens: 1000, completionTokens: 1000, totalTokens: 2000 };

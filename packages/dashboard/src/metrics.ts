@@ -1,9 +1,15 @@
 /**
  * The gateway's Prometheus metrics, on a registry of their own: requests by route and outcome,
  * the queue, agent run durations, delivery attempts and failures by target, tokens and money by
- * route and model, and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
+ * route and model (and the prompt tokens served from the provider's cache), and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
-import type { AttemptEvent, QueueStats, ReconcileEvent, RequestEvent } from '@webhook-gateway/core';
+import {
+  promptTokenSplit,
+  type AttemptEvent,
+  type QueueStats,
+  type ReconcileEvent,
+  type RequestEvent,
+} from '@webhook-gateway/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The route label of requests to a route that does not exist. */
@@ -112,6 +118,14 @@ export function createGatewayMetrics(options: {
     labelNames: ['route', 'model', 'kind'] as const,
     registers,
   });
+  // Its own counter, not a `kind` of the one above: those tokens are a part of kind="prompt",
+  // and the sum over that counter's kinds stays the tokens used.
+  const cachedPromptTokens = new Counter({
+    name: 'webhook_agent_cached_prompt_tokens_total',
+    help: 'The part of the prompt tokens the provider served from its prompt cache, by route and model.',
+    labelNames: ['route', 'model'] as const,
+    registers,
+  });
   const cost = new Counter({
     name: 'webhook_agent_cost_total',
     help: 'What the tokens the agent used cost at agent.prices, by route, model and currency (only when prices are set).',
@@ -185,6 +199,7 @@ export function createGatewayMetrics(options: {
       if (spent.usage) {
         tokens.inc({ route, model, kind: 'prompt' }, countable(spent.usage.promptTokens));
         tokens.inc({ route, model, kind: 'completion' }, countable(spent.usage.completionTokens));
+        cachedPromptTokens.inc({ route, model }, countable(promptTokenSplit(spent.usage).cached));
       }
       if (spent.cost) {
         cost.inc({ route, model, currency: spent.cost.currency }, countable(spent.cost.amount));

@@ -171,6 +171,38 @@ describe('usagePerDay', () => {
     expect(usage.days).toEqual([today - DAY_MS, today]);
     expect(Object.fromEntries(usage.tokens)).toEqual({ reviews: [300, 2000], triage: [70, 0] });
     expect(usage.money.size).toBe(0);
+    // Prompt tokens: each row's tokens less its 10 completion tokens; none said they were cached.
+    expect(usage.prompt).toEqual({ tokens: 1490 + 490 + 290 + 60, cached: 0 });
+  });
+
+  it("sums the days' prompt tokens and their cached part, a row that did not say counting none cached", () => {
+    const cached = (
+      route: string,
+      promptTokens: number,
+      cachedPromptTokens: number,
+      receivedAt = today + 1,
+    ) =>
+      deliveryRecord({
+        route,
+        receivedAt,
+        agent: {
+          runner: 'openai',
+          usage: {
+            promptTokens,
+            cachedPromptTokens,
+            completionTokens: 10,
+            totalTokens: promptTokens + 10,
+          },
+        },
+      });
+    const rows = [
+      cached('reviews', 2000, 1536),
+      cached('triage', 1200, 1024),
+      ran({ route: 'reviews', tokens: 510, receivedAt: today + 2 }),
+      // Before the window: not counted.
+      cached('reviews', 9000, 9000, today - 2 * DAY_MS),
+    ];
+    expect(usagePerDay(rows, { now, days: 2 }).prompt).toEqual({ tokens: 3700, cached: 2560 });
   });
 
   it('sums money per currency when rows carry a cost, ignoring malformed ones', () => {

@@ -3,7 +3,7 @@
  * time per route, tokens and money per route per day. Pure functions; the page decides which
  * rows to read and the charts how to draw what comes out.
  */
-import type { DeliveryOutline } from '@webhook-gateway/core';
+import { promptTokenSplit, type DeliveryOutline } from '@webhook-gateway/core';
 import { z } from 'zod';
 
 export const HOUR_MS = 3_600_000;
@@ -160,6 +160,8 @@ export interface DailyUsage {
   tokens: DailySeries;
   /** Per currency; empty when no row in the window carries a cost. */
   money: Map<string, DailySeries>;
+  /** The prompt tokens of all these days, and the part the provider served from its prompt cache. */
+  prompt: { tokens: number; cached: number };
 }
 
 function addTo(series: DailySeries, key: string, index: number, length: number, value: number) {
@@ -168,7 +170,10 @@ function addTo(series: DailySeries, key: string, index: number, length: number, 
   series.set(key, values);
 }
 
-/** Tokens and money of the `days` UTC days ending today, by route and day of reception. */
+/**
+ * Tokens and money of the `days` UTC days ending today, by route and day of reception; and their
+ * prompt tokens in all, cached and not.
+ */
 export function usagePerDay(
   rows: readonly DeliveryOutline[],
   options: { now: number; days: number },
@@ -177,12 +182,18 @@ export function usagePerDay(
   const first = days[0] ?? options.now;
   const tokens: DailySeries = new Map();
   const money = new Map<string, DailySeries>();
+  const prompt = { tokens: 0, cached: 0 };
   for (const row of rows) {
     const index = Math.floor((row.receivedAt - first) / DAY_MS);
     if (index < 0 || index >= days.length) continue;
     const usage = row.agent?.usage;
     if (usage && Number.isFinite(usage.totalTokens) && usage.totalTokens > 0) {
       addTo(tokens, row.route, index, days.length, usage.totalTokens);
+    }
+    if (usage && Number.isFinite(usage.promptTokens) && usage.promptTokens > 0) {
+      const split = promptTokenSplit(usage);
+      prompt.tokens += usage.promptTokens;
+      if (Number.isFinite(split.cached)) prompt.cached += split.cached;
     }
     const cost = costOf(row);
     if (cost) {
@@ -191,7 +202,7 @@ export function usagePerDay(
       money.set(cost.currency, series);
     }
   }
-  return { days, tokens, money };
+  return { days, tokens, money, prompt };
 }
 
 /** The series name that gathers the smaller routes when there are too many to tell apart. */

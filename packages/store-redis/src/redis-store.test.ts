@@ -75,6 +75,20 @@ describe.skipIf(!redis)('rows', () => {
     );
   });
 
+  it('reads agent accounting written before cached prompt tokens were counted as it was written', async () => {
+    const store = await open();
+    const record = await acceptNew(store);
+    const older = {
+      runner: 'openai',
+      model: 'm',
+      usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000 },
+    };
+    await store.client.hset(store.keys.delivery(record.id), 'agent', JSON.stringify(older));
+    expect((await store.get(record.id))?.agent).toEqual(older);
+    const [outline] = await store.outlines(0, 10);
+    expect(outline?.agent).toEqual(older);
+  });
+
   it('keeps route names with a colon apart', async () => {
     const store = await open();
     const colon = await acceptNew(store, { route: 'a:b' });

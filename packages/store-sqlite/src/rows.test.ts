@@ -34,3 +34,23 @@ describe('a journal row without its payload', () => {
     await expect(store.list({ limit: 10 })).rejects.toThrow(/payload/);
   });
 });
+
+describe('agent accounting written before cached prompt tokens were counted', () => {
+  it('reads as it was written, with no cached prompt tokens', async () => {
+    const store = open();
+    const result = await store.accept(newDelivery(), HOUR_MS);
+    if (!result.accepted) throw new Error('expected the delivery to be accepted');
+    const older = {
+      runner: 'openai',
+      model: 'm',
+      usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000 },
+    };
+    const other = new Database(store.path);
+    other.prepare('UPDATE deliveries SET agent = ?').run(JSON.stringify(older));
+    other.close();
+    const read = await store.get(result.record.id);
+    expect(read?.agent).toEqual(older);
+    const [outline] = await store.outlines(0, 10);
+    expect(outline?.agent).toEqual(older);
+  });
+});

@@ -36,6 +36,8 @@ export interface RecordedRequest {
   path: string;
   authorization: string | undefined;
   body: z.infer<typeof recordedBodySchema>;
+  /** The body as it came over the wire: what a provider's prefix cache compares. */
+  raw: string;
 }
 
 /** One scripted answer. */
@@ -66,6 +68,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** OpenAI's: how many of the prompt tokens its prompt cache served. */
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
 const DEFAULT_USAGE: Usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
@@ -165,6 +169,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         path,
         authorization: req.headers.authorization,
         body: recordedBodySchema.parse(JSON.parse(text)),
+        raw: text,
       };
       requests.push(recorded);
       const next = queue.shift();

@@ -172,7 +172,7 @@ const readChecks = [
         model: 'qwen2.5-coder',
         turns: 3,
         toolCalls: [{ tool: 'terminal', command: 'gh pr diff 7', exitCode: 0, durationMs: 120 }],
-        usage: { promptTokens: 10, completionTokens: 20, totalTokens: 30 },
+        usage: { promptTokens: 10, cachedPromptTokens: 4, completionTokens: 20, totalTokens: 30 },
         cost: { amount: 0.00033, currency: 'USD' },
       };
       await c.store.saveProgress(record.id, {

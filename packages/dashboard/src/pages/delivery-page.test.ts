@@ -1,3 +1,4 @@
+import type { TokenUsage } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import { deliveryRecord } from '../test-support/records.js';
 import { deliveryPage } from './delivery-page.js';
@@ -25,5 +26,19 @@ describe('deliveryPage', () => {
   it('has no line comments section when the agent made none', () => {
     const text = deliveryPage({ record: deliveryRecord(), replayed: false, refreshMs: 0 });
     expect(text.toString()).not.toContain('Line comments');
+  });
+
+  it('splits the prompt tokens into cached and uncached, and counts none cached on an older row', () => {
+    const agent = (usage: TokenUsage) =>
+      deliveryPage({
+        record: deliveryRecord({ agent: { runner: 'openai', model: 'm', usage } }),
+        replayed: false,
+        refreshMs: 0,
+      }).toString();
+    const usage = { promptTokens: 5210, completionTokens: 412, totalTokens: 5622 };
+    expect(agent({ ...usage, cachedPromptTokens: 4096 })).toContain(
+      '5622 (prompt 5210: 4096 cached, 1114 uncached; completion 412)',
+    );
+    expect(agent(usage)).toContain('5622 (prompt 5210: 0 cached, 5210 uncached; completion 412)');
   });
 });

@@ -1,5 +1,11 @@
 /** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
-import type { AgentAccounting, DeliveryRecord, LineComment } from '@webhook-gateway/core';
+import {
+  promptTokenSplit,
+  type AgentAccounting,
+  type DeliveryRecord,
+  type LineComment,
+  type TokenUsage,
+} from '@webhook-gateway/core';
 import { formatDuration, formatTime, isoTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { canReplay } from '../replay-rule.js';
@@ -92,6 +98,12 @@ function attemptsTable(record: DeliveryRecord): SafeHtml {
   </div>`;
 }
 
+/** `5622 (prompt 5210: 4096 cached, 1114 uncached; completion 412)` */
+function tokensText(usage: TokenUsage): string {
+  const prompt = promptTokenSplit(usage);
+  return `${usage.totalTokens} (prompt ${usage.promptTokens}: ${prompt.cached} cached, ${prompt.uncached} uncached; completion ${usage.completionTokens})`;
+}
+
 function agentSection(agent: AgentAccounting | null): SafeHtml {
   if (agent === null) return html`<p class="hint">No agent accounting recorded.</p>`;
   const usage = agent.usage;
@@ -104,13 +116,7 @@ function agentSection(agent: AgentAccounting | null): SafeHtml {
       <dt>Turns</dt>
       <dd>${agent.turns ?? '—'}</dd>
       <dt>Tokens</dt>
-      <dd>
-        ${
-          usage
-            ? `${usage.totalTokens} (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`
-            : '—'
-        }
-      </dd>
+      <dd>${usage ? tokensText(usage) : '—'}</dd>
       <dt>Cost</dt>
       <dd>${agent.cost ? `${agent.cost.amount} ${agent.cost.currency}` : '—'}</dd>
     </dl>

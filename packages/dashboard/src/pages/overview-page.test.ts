@@ -33,6 +33,7 @@ const overview: Overview = {
       ['triage', [0, 400]],
     ]),
     money: new Map(),
+    prompt: { tokens: 3000, cached: 2048 },
   },
 };
 
@@ -51,6 +52,18 @@ describe('overviewPage', () => {
     expect(markup).toContain('2.5K');
     // No money chart without costs.
     expect(markup).not.toContain('chart-money');
+  });
+
+  it("says how much of the days' prompt tokens the provider's cache served, and nothing without prompt tokens", () => {
+    const markup = overviewPage(base).toString();
+    expect(markup).toMatch(
+      /id="prompt-cache">\s*Prompt tokens in the last 7 days: 3K, of which\s+2K \(68%\) cached by the provider and\s+952 uncached\./,
+    );
+    const none = overviewPage({
+      ...base,
+      overview: { ...overview, usage: { ...overview.usage, prompt: { tokens: 0, cached: 0 } } },
+    }).toString();
+    expect(none).not.toContain('prompt-cache');
   });
 
   it('links to the other window and marks the current one', () => {

@@ -198,6 +198,18 @@ function usageCharts(overview: Overview): SafeHtml {
   return html`${tokens}${money}`;
 }
 
+/** How much of the charted days' prompt the provider's prompt cache served; nothing without prompt tokens. */
+function promptCacheNote(overview: Overview): SafeHtml {
+  const { tokens, cached } = overview.usage.prompt;
+  if (tokens <= 0) return html``;
+  const share = Math.round((cached / tokens) * 100);
+  return html`<p class="hint" id="prompt-cache">
+    Prompt tokens in the last ${USAGE_DAYS} days: ${compact.format(tokens)}, of which
+    ${compact.format(cached)} (${share}%) cached by the provider and
+    ${compact.format(tokens - cached)} uncached.
+  </p>`;
+}
+
 function windowLinks(current: OverviewWindow): SafeHtml {
   const windows = Object.keys(OVERVIEW_WINDOWS) as OverviewWindow[];
   return html`<nav class="window-switch" aria-label="Window">
@@ -245,6 +257,7 @@ export function overviewPage(options: {
       <p class="hint">
         Agent time is the time a delivery's attempts ran (the agent and the delivery of its answer),
         not the time it waited in the queue.
-      </p>`,
+      </p>
+      ${promptCacheNote(overview)}`,
   );
 }

@@ -60,9 +60,30 @@ describe('formatDeliveryDetail', () => {
     expect(text).toContain('  model       qwen2.5-coder');
     expect(text).toContain('  turns       3');
     expect(text).toContain('  tool calls  2');
-    expect(text).toContain('  tokens      1500 (prompt 1200, completion 300)');
+    expect(text).toContain(
+      '  tokens      1500 (prompt 1200: 0 cached, 1200 uncached; completion 300)',
+    );
     expect(text).toMatch(/1 +terminal +0 +812 ms +gh pr diff 2/);
     expect(text).toMatch(/2 +terminal +1 +4 ms +false/);
+  });
+
+  it('splits the prompt tokens into those the provider served from its cache and the rest', () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        agent: {
+          runner: 'openai',
+          usage: {
+            promptTokens: 5210,
+            cachedPromptTokens: 4096,
+            completionTokens: 412,
+            totalTokens: 5622,
+          },
+        },
+      }),
+    );
+    expect(text).toContain(
+      '  tokens  5622 (prompt 5210: 4096 cached, 1114 uncached; completion 412)',
+    );
   });
 
   it('says what is not there yet for a queued delivery', () => {

@@ -2,7 +2,12 @@
  * The human output of `deliveries show`: fields, headers, attempts, agent, prompt, answer and line
  * comments.
  */
-import type { AgentAccounting, DeliveryRecord, LineComment } from '@webhook-gateway/core';
+import {
+  promptTokenSplit,
+  type AgentAccounting,
+  type DeliveryRecord,
+  type LineComment,
+} from '@webhook-gateway/core';
 import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { printable } from './printable.js';
@@ -115,9 +120,10 @@ function agentSection(agent: AgentAccounting | null): string | undefined {
   if (agent.toolCalls !== undefined) fields.push(['tool calls', String(agent.toolCalls.length)]);
   if (agent.usage !== undefined) {
     const { promptTokens, completionTokens, totalTokens } = agent.usage;
+    const prompt = promptTokenSplit(agent.usage);
     fields.push([
       'tokens',
-      `${totalTokens} (prompt ${promptTokens}, completion ${completionTokens})`,
+      `${totalTokens} (prompt ${promptTokens}: ${prompt.cached} cached, ${prompt.uncached} uncached; completion ${completionTokens})`,
     ]);
   }
   if (agent.cost !== undefined) fields.push(['cost', formatCost(agent.cost)]);

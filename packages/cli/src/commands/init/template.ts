@@ -27,10 +27,11 @@ agent:
   #   runner: openai
   #   base_url: http://127.0.0.1:11434/v1
   #   model: qwen2.5-coder
-  # What one delivery may spend, all its retries together, and the model's prices per 1k tokens
-  # (each delivery's cost is then journaled and on /metrics):
+  # What one delivery may spend, all its retries together, and the model's prices per 1k tokens,
+  # prompt tokens the provider's cache served at their own price (each delivery's cost is then
+  # journaled and on /metrics):
   #   max_tokens_per_delivery: 200000
-  #   prices: { prompt_per_1k: 0.00015, completion_per_1k: 0.0006, currency: USD }
+  #   prices: { prompt_per_1k: 0.00015, cached_prompt_per_1k: 0.000075, completion_per_1k: 0.0006, currency: USD }
   runner: dry-run
   terminal:
     # The agent runs only these commands, without a shell (no pipes, ";", "$(…)", redirections):
