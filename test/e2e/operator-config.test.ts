@@ -228,7 +228,7 @@ describe('webhook-gateway config schema', () => {
       additionalProperties: boolean;
     };
     expect(schema.$schema).toContain('json-schema.org');
-    expect(Object.keys(schema.properties)).toEqual(['plugins', 'store', 'agent', 'platforms']);
+    expect(Object.keys(schema.properties)).toEqual(['plugins', 'store', 'agent', 'review', 'platforms']);
     expect(schema.additionalProperties).toBe(false);
   });
 
