@@ -46,6 +46,14 @@ const tokenSchema = z.object({ token: z.string().min(1), expires_at: z.string() 
 /** An installation's permissions as the forge names them (`contents`, `pull_requests`, …). */
 export type AppPermissions = Readonly<Record<string, 'read' | 'write'>>;
 
+/** An answer of the App API as the forge sent it. */
+export interface AppApiAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
 export interface InstallationToken {
   token: string;
   /** When the forge stops accepting it, in ms. */
@@ -120,6 +128,17 @@ export class AppClient {
     }
   }
 
+  /**
+   * `method path` as the App, its answer as the forge sent it (status, headers, text), whatever
+   * the status: for callers that read headers (a `Link` cursor, `Retry-After`) and word their own
+   * failures. Throws only when no answer came.
+   *
+   * @example await client.requestAsApp('GET', '/app/hook/deliveries?per_page=100')
+   */
+  async requestAsApp(method: string, path: string, signal?: AbortSignal): Promise<AppApiAnswer> {
+    return this.send(method, path, `Bearer ${await this.jwt()}`, undefined, signal);
+  }
+
   private async call<T>(
     method: string,
     path: string,
@@ -128,6 +147,34 @@ export class AppClient {
     body: unknown,
   ): Promise<T> {
     const what = `${method} ${this.apiUrl}${path}`;
+    const answer = await this.send(method, path, authorization, body);
+    let json: unknown;
+    try {
+      json = answer.body === '' ? null : JSON.parse(answer.body);
+    } catch {
+      json = undefined;
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      const forgeMessage = messageSchema.safeParse(json).data?.message ?? answer.statusText;
+      throw new AppApiError(`${what}: HTTP ${answer.status}: ${forgeMessage}`, answer.status);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new AppApiError(`${what} answered an unexpected shape: ${parsed.error.message}`, 502);
+    }
+    return parsed.data;
+  }
+
+  /** One request; an `AppApiError` (status 0) only when the forge could not be reached. */
+  private async send(
+    method: string,
+    path: string,
+    authorization: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<AppApiAnswer & { statusText: string }> {
+    const what = `${method} ${this.apiUrl}${path}`;
+    const timeout = AbortSignal.timeout(30_000);
     let response;
     try {
       response = await fetch(`${this.apiUrl}${path}`, {
@@ -140,27 +187,19 @@ export class AppClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(30_000),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       throw new AppApiError(`${what} failed: ${String(cause ?? error)}`, 0);
     }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const forgeMessage = messageSchema.safeParse(json).data?.message ?? response.statusText;
-      throw new AppApiError(`${what}: HTTP ${response.status}: ${forgeMessage}`, response.status);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new AppApiError(`${what} answered an unexpected shape: ${parsed.error.message}`, 502);
-    }
-    return parsed.data;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of response.headers) headers[name.toLowerCase()] = value;
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+      body: await response.text(),
+    };
   }
 }
