@@ -69,9 +69,21 @@ const jwtClaims = z.object({
 
 type Send = (status: number, value: unknown, headers?: Record<string, string>) => void;
 
+/** A call made with an installation token the fake accepted (live, and scoped to the call). */
+interface FakeTokenUse {
+  /** `METHOD /path`. */
+  request: string;
+  /** `owner/name` of each repository the token may reach. */
+  repositories: string[];
+}
+
 export interface FakeApp {
+  /** The App's slug: its bot is `<slug>[bot]`. */
+  slug: string;
   /** Every exchange, in order. */
   exchanges: FakeExchange[];
+  /** Every call an installation token was accepted for, in order. */
+  tokenUses: FakeTokenUse[];
   /** Every `POST /app/hook/deliveries/{id}/attempts`, by delivery id. */
   redeliveries: number[];
   /** The manifests posted through `/settings/apps/new` (the browser's form), parsed. */
@@ -193,7 +205,9 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
   };
 
   return {
+    slug: options.slug,
     exchanges,
+    tokenUses: [],
     redeliveries,
     manifests: [],
     now: clock,
