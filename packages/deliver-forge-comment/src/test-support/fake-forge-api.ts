@@ -29,7 +29,7 @@ interface FakeComment {
 }
 
 /** The account the fake's personal token belongs to. */
-export const FAKE_TOKEN_USER: FakeAuthor = { login: 'octo-person', type: 'User' };
+const FAKE_TOKEN_USER: FakeAuthor = { login: 'octo-person', type: 'User' };
 
 const bodySchema = z.object({ body: z.string() });
 const graphqlSchema = z.object({

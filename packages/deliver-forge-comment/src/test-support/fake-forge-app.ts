@@ -84,6 +84,10 @@ export interface FakeApp {
   exchanges: FakeExchange[];
   /** Every call an installation token was accepted for, in order. */
   tokenUses: FakeTokenUse[];
+  /** Every JWT presented to an App endpoint (accepted or not): what must stay secret. */
+  jwts: string[];
+  /** Every installation token issued, in order: what must stay secret. */
+  issuedTokens(): string[];
   /** Every `POST /app/hook/deliveries/{id}/attempts`, by delivery id. */
   redeliveries: number[];
   /** The manifests posted through `/settings/apps/new` (the browser's form), parsed. */
@@ -204,10 +208,13 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
     });
   };
 
+  const jwts: string[] = [];
   return {
     slug: options.slug,
     exchanges,
     tokenUses: [],
+    jwts,
+    issuedTokens: () => [...issued.keys()],
     redeliveries,
     manifests: [],
     now: clock,
@@ -262,6 +269,8 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
         return true;
       }
       if (!path.startsWith('/app')) return false;
+      const jwt = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+      if (jwt) jwts.push(jwt);
       const refused = jwtProblem(authorization);
       if (refused) {
         send(401, { message: refused });
