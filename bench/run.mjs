@@ -5,7 +5,7 @@
  *
  *   node bench/run.mjs            full run, rewrites bench/README.md
  *   node bench/run.mjs --quick    short smoke run (prints the section instead)
- *   node bench/run.mjs --only=startup,throughput,journal,slow-agent,memory,redis
+ *   node bench/run.mjs --only=startup,throughput,journal,slow-agent,memory,redis,review-cost
  *   node bench/run.mjs --gateway-node-options=--max-old-space-size=96
  *
  * bench/README.md is rewritten only by a full run of every scenario with default options, or when
@@ -23,6 +23,7 @@ import { STARTUP_TARGETS, TARGETS } from './lib/targets.mjs';
 import { measureJournal } from './scenarios/journal.mjs';
 import { measureMemory } from './scenarios/memory.mjs';
 import { measureRedis } from './scenarios/redis.mjs';
+import { measureReviewCost } from './scenarios/review-cost.mjs';
 import { measureSlowAgent } from './scenarios/slow-agent.mjs';
 import { measureStartup } from './scenarios/startup.mjs';
 import { measureThroughput } from './scenarios/throughput.mjs';
@@ -57,6 +58,7 @@ const SETTINGS = quick
       slowAgent: { deliveries: 160, workers: 16, answerMs: 500 },
       memory: { deliveries: 5_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
+      reviewCost: { pulls: 4, concurrency: 2 },
     }
   : {
       startup: { runs: 7 },
@@ -73,6 +75,7 @@ const SETTINGS = quick
       slowAgent: { deliveries: 1_000, workers: 16, answerMs: 500 },
       memory: { deliveries: 100_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
+      reviewCost: { pulls: 30, concurrency: 4 },
     };
 
 const SCENARIOS = /** @type {const} */ ([
@@ -82,6 +85,7 @@ const SCENARIOS = /** @type {const} */ ([
   ['slow-agent', () => measureSlowAgent(SETTINGS.slowAgent)],
   ['memory', () => measureMemory(SETTINGS.memory)],
   ['redis', () => measureRedis(SETTINGS.redis)],
+  ['review-cost', () => measureReviewCost(SETTINGS.reviewCost)],
 ]);
 
 /** Result keys in the JSON and for the report. */
@@ -92,6 +96,7 @@ const KEYS = {
   'slow-agent': 'slowAgent',
   memory: 'memory',
   redis: 'redis',
+  'review-cost': 'reviewCost',
 };
 
 function checkBuilt() {

@@ -12,7 +12,7 @@ export function sleep(ms) {
 
 /**
  * Polls `check` every `everyMs` until it returns true or `timeoutMs` passes.
- * @param {() => boolean} check
+ * @param {() => boolean | Promise<boolean>} check
  * @param {number} timeoutMs
  * @param {number} [everyMs]
  * @returns {Promise<boolean>} whether it came true
@@ -20,7 +20,7 @@ export function sleep(ms) {
 export async function pollUntil(check, timeoutMs, everyMs = 250) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (check()) return true;
+    if (await check()) return true;
     await sleep(everyMs);
   }
   return check();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { repoRoot } from './payload.mjs';
 
 export const cliPath = path.join(repoRoot, 'packages/cli/dist/bin.js');
-const GATEWAY_LISTENING = /\[webhook\] Listening on (\S+):(\d+)/;
+export const GATEWAY_LISTENING = /\[webhook\] Listening on (\S+):(\d+)/;
 /** The bench servers print this line (same shape, so one timing rule fits all). */
 const SERVER_LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
 

@@ -378,12 +378,76 @@ export function renderResults(results) {
     );
   }
 
+  if (results.reviewCost) out.push(...reviewCostSection(results.reviewCost));
+
   if (results.failures.length > 0) {
     out.push('### Scenarios that failed in this run', '');
     for (const failure of results.failures) out.push(`- ${failure.scenario}: ${failure.error}`);
     out.push('');
   }
   return out.join('\n');
+}
+
+/**
+ * Issue 30's review-cost scenario: each row's totals, then its ratios to the recipe against the
+ * goals (prompt tokens ≤ 0.5×, uncached prompt tokens ≤ 0.3×, time to answer ≤ 0.6×).
+ * @param {any} review
+ * @returns {string[]}
+ */
+function reviewCostSection(review) {
+  const l = review.latency;
+  const rows = Object.entries(review.rows);
+  /** @param {number} value @param {number} bound */
+  const against = (value, bound) =>
+    `${num(value, 2)}× (≤ ${bound}×: ${value <= bound ? 'met' : 'not met'})`;
+  return [
+    '### Review cost',
+    '',
+    `${num(review.pulls)} pull requests replayed from ${review.source}, each opened on one commit and pushed 1–5 times: ${num(review.reviews)} reviewed pushes per row, on a fresh home each, ` +
+      "the real `gh` against a fake forge over TLS serving the history's diffs, compares and files. " +
+      `The fake model counts prompt tokens with gpt-tokenizer (o200k_base), caches prefixes of at least 1,024 tokens in steps of 128 as OpenAI documents, ` +
+      `and answers after ${l.firstTokenMs} ms + ${l.perUncachedPromptTokenMs} ms per uncached and ${l.perCachedPromptTokenMs} ms per cached prompt token + ${l.perCompletionTokenMs} ms per completion token. ` +
+      '`recipe` is the prompt `init` wrote before prepared context (the agent fetches the diff or the compare with the terminal tool, whose output is cut to 16 KB); ' +
+      '`prepared` hands the pruned incremental diff, instructions and guidance in the prompt; `prepared-chunks` adds `review.chunks: 3`. Time: from the 202 to the delivered answer, summed over the pushes.',
+    '',
+    table(
+      [
+        'row',
+        'delivered',
+        'prompt tokens',
+        'cached',
+        'uncached',
+        'completion',
+        'turns',
+        'time s',
+        'footers',
+      ],
+      rows.map(([id, t]) => [
+        id,
+        `${num(t.delivered)} / ${num(t.reviews)}`,
+        num(t.promptTokens),
+        num(t.cachedPromptTokens),
+        num(t.uncachedPromptTokens),
+        num(t.completionTokens),
+        num(t.turns),
+        num(t.answerMs / 1000, 1),
+        num(t.withSkippedFooter),
+      ]),
+    ),
+    '',
+    table(
+      ['row ÷ recipe', 'prompt tokens', 'uncached prompt tokens', 'time to answer'],
+      Object.entries(review.ratios).map(([id, r]) => [
+        id,
+        against(r.promptTokens, 0.5),
+        against(r.uncachedPromptTokens, 0.3),
+        against(r.answerMs, 0.6),
+      ]),
+    ),
+    '',
+    '"footers": reviews whose answer ends with the list of files not read (each skipped file is listed there with its reason).',
+    '',
+  ];
 }
 
 /**

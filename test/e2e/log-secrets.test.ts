@@ -98,7 +98,7 @@ describe('secrets and the log file', () => {
   });
 });
 
-describe('a GitHub App’s secrets', () => {
+describe('a GitHub App’s secrets', { timeout: 180_000 }, () => {
   const APP_SECRET = 'log-secrets-app-webhook-5a7c19e3';
   const ADMIN_TOKEN = 'log-secrets-admin-token-3f81c0d2b7e4';
 

@@ -22,6 +22,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   reconcile: async () => (await import('./commands/reconcile/command.js')).registerReconcileCommand,
   plugin: async () => (await import('./commands/plugin/command.js')).registerPluginCommands,
   filters: async () => (await import('./commands/filters/command.js')).registerFiltersCommands,
+  import: async () => (await import('./commands/import/command.js')).registerImportCommands,
+  app: async () => (await import('./commands/app/command.js')).registerAppCommands,
 };
 
 /**

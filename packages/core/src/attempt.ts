@@ -6,7 +6,7 @@
 import { addAccounting } from './agent-accounting.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
-import { NO_RUNNER, routeAgent, type RouteConfig } from './config/schema.js';
+import { NO_RUNNER, reviewForRoute, routeAgent, type RouteConfig } from './config/schema.js';
 import {
   answerWithLineComments,
   isSilentAnswer,
@@ -16,10 +16,12 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks, RunResult } from './hooks.js';
+import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
+import { CHUNK_PROMPT_SEPARATOR, mergeChunkAnswers } from './review-chunks.js';
+import { reviewValuesIn } from './review-values.js';
 import { runRouteScript } from './route-script.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
@@ -206,19 +208,31 @@ export async function attemptDelivery(
         record = context;
         gateway = await gatewayValues(store, record, routeConfig);
       }
+      const review = await prepareReview(
+        deps,
+        { record, routeConfig, credentials, gateway },
+        signal,
+      );
+      if (review?.skip !== undefined)
+        return await endUnrun('skipped', `repo_config: ${review.skip}`);
+      if (review) gateway = { ...gateway, ...review.values };
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, context.payload, gateway)
         : renderDefaultPrompt(context.route, context.event, context.payload);
-      // The route's runner on the rendered, framed prompt, within agent.timeout_s.
-      const runAgent = async (): Promise<RunResult | undefined> => {
-        const prompt = await hooks.render.promise(base, {
+      // The route's runner on a rendered, framed prompt, within agent.timeout_s. With chunks it
+      // runs once per chunk: what the earlier chunks spent is the base the runner's reports add to.
+      let spentBefore: AgentAccounting | undefined;
+      const prompts: string[] = [];
+      const runAgent = async (rendered: string): Promise<RunResult | undefined> => {
+        const prompt = await hooks.render.promise(rendered, {
           delivery: context,
           routeConfig,
           agent,
           home: deps.home,
           log,
         });
-        savePrompt({ prompt });
+        prompts.push(prompt);
+        savePrompt({ prompt: prompts.join(CHUNK_PROMPT_SEPARATOR) });
         const runner = hooks.run.get(agent.runner);
         if (!runner?.isUsed()) {
           throw Object.assign(
@@ -239,24 +253,48 @@ export async function attemptDelivery(
             log,
             signal,
             reportAccounting: (accounting) => {
-              if (!spentAdded) spent = accounting;
+              if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
             },
           }),
           agent.timeout_s * 1000,
           `agent run (${agent.runner})`,
           timeout,
         );
-        runMs = Date.now() - runStarted;
+        runMs = (runMs ?? 0) + Date.now() - runStarted;
+        if (ran?.accounting) spent = addAccounting(spentBefore ?? null, ran.accounting);
+        spentBefore = spent;
         return ran;
       };
-      const result = agent.runner === NO_RUNNER ? notifyOnly(base, savePrompt) : await runAgent();
+      const runChunks = async (chunks: readonly ReviewChunk[]): Promise<RunResult | undefined> => {
+        const results: RunResult[] = [];
+        for (const [index, chunk] of chunks.entries()) {
+          log.info(
+            { chunk: index + 1, of: chunks.length, files: chunk.files.length },
+            'review chunk',
+          );
+          const rendered = renderTemplate(routeConfig.prompt ?? '', context.payload, {
+            ...gateway,
+            diff: chunk.diff,
+          });
+          const ran = await runAgent(rendered);
+          if (!ran) return undefined;
+          results.push(ran);
+        }
+        return mergeChunkAnswers(chunks, results);
+      };
+      const chunks = review?.chunks !== undefined && review.chunks.length > 1 ? review.chunks : [];
+      const result =
+        agent.runner === NO_RUNNER
+          ? notifyOnly(base, savePrompt)
+          : chunks.length > 0
+            ? await runChunks(chunks)
+            : await runAgent(base);
       if (!result) {
         throw Object.assign(new Error(`agent runner "${agent.runner}" gave no answer`), {
           retryable: false,
         });
       }
-      answer = result.answer;
-      spent = result.accounting ?? spent;
+      answer = withFooter(result.answer, review?.footer);
       addSpent();
       lineComments = result.lineComments ?? [];
       const produced = {
@@ -367,6 +405,56 @@ export async function attemptDelivery(
   } finally {
     interrupt.removeEventListener('abort', forwardInterrupt);
   }
+}
+
+/**
+ * The review context the route's template names, prepared by the forge plugin that knows the
+ * delivery's sender; undefined when the template names none or the event is not about a pull or
+ * merge request. No plugin answering is not an error: the values then say so, so a review never
+ * looks complete without its diff.
+ */
+async function prepareReview(
+  deps: AttemptDeps,
+  at: {
+    record: DeliveryRecord;
+    routeConfig: RouteConfig;
+    credentials: Credentials;
+    gateway: GatewayValues;
+  },
+  signal: AbortSignal,
+): Promise<ReviewContext | undefined> {
+  const wanted = reviewValuesIn(at.routeConfig.prompt);
+  if (wanted.size === 0 || !pullRequestOf(at.record.payload, at.record.authScheme))
+    return undefined;
+  const config = deps.config.current();
+  const review = reviewForRoute(config.review, at.routeConfig.review);
+  const previous = at.gateway.previous_head_sha;
+  const since = review.incremental
+    ? typeof previous === 'string' && previous !== ''
+      ? previous
+      : await previousHeadSha(deps.store, at.record)
+    : '';
+  const prepared = await deps.hooks.reviewContext.promise({
+    delivery: at.record,
+    routeConfig: at.routeConfig,
+    review,
+    wanted,
+    since,
+    credentials: at.credentials,
+    config,
+    log: deps.log.child({ route: at.record.route, delivery_id: at.record.deliveryId }),
+    signal,
+  });
+  if (prepared) return prepared;
+  const sender = at.record.authScheme === undefined ? '' : ` "${at.record.authScheme}"`;
+  const missing = `(no installed plugin prepares a review for this sender's${sender} deliveries)`;
+  return { values: Object.fromEntries([...wanted].map((value) => [value, missing])) };
+}
+
+/** The answer with the review's footer after it; a silent answer stays silent. */
+function withFooter(answer: string, footer: string | undefined): string {
+  if (footer === undefined || footer === '' || isSilentAnswer(answer)) return answer;
+  return `${answer.trimEnd()}\n\n${footer}`;
 }
 
 /** A notify-only route's answer (`runner: none`): the rendered template itself, no model. */

@@ -30,7 +30,7 @@ export type RefusedStatus = 'denied' | 'over_budget';
 export type DeliveredStatus = 'delivered' | 'silent';
 
 /** The answer an agent gives to say nothing (Hermes' marker). */
-const SILENT_ANSWER = '[SILENT]';
+export const SILENT_ANSWER = '[SILENT]';
 
 /**
  * True when the answer is exactly `[SILENT]` once trimmed: it is not delivered. An empty answer or

@@ -10,7 +10,7 @@ import {
   HookMap,
   SyncHook,
 } from 'tapable';
-import type { AgentConfig, GatewayConfig, RouteConfig } from './config/schema.js';
+import type { AgentConfig, GatewayConfig, ReviewSettings, RouteConfig } from './config/schema.js';
 import type {
   AgentAccounting,
   DeliveryRecord,
@@ -103,6 +103,62 @@ export interface CredentialsRequest {
   config: GatewayConfig;
   log: Logger;
   signal: AbortSignal;
+}
+
+/** The review values a template may name (`{_gateway.diff}` …), fetched only when it does. */
+export const REVIEW_VALUES = [
+  'diff',
+  'diff_stats',
+  'skipped_files',
+  'instructions',
+  'guidance',
+] as const;
+export type ReviewValue = (typeof REVIEW_VALUES)[number];
+
+/** What a forge plugin looks at to prepare a pull or merge request's review context. */
+export interface ReviewContextRequest {
+  /** The delivery, its payload as the route's script left it. */
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  /** The top-level `review:` block with the route's keys on top. */
+  review: ReviewSettings;
+  /** The values the route's template names; nothing else need be fetched. */
+  wanted: ReadonlySet<ReviewValue>;
+  /**
+   * The head SHA the last delivered review of this request read, when `review.incremental` is on
+   * and there is one: the diff is then the compare from it to the head. Otherwise ''.
+   */
+  since: string;
+  /** This attempt's forge identity (the `credentials` hook's result). */
+  credentials: Credentials;
+  config: GatewayConfig;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/** One runner call's share of a diff over budget: whole files. */
+export interface ReviewChunk {
+  /** The paths of the chunk's files, for the answer's headings. */
+  files: string[];
+  /** The chunk's diff: `{_gateway.diff}` in its call. */
+  diff: string;
+}
+
+/** A review's prepared context, as the template and the answer get it. */
+export interface ReviewContext {
+  /** The values asked for (a value not given stays as written in the template). */
+  values: Partial<Record<ReviewValue, string>>;
+  /**
+   * With `review.chunks` above 1 and a diff over budget: the diff in groups of whole files. The
+   * runner is called once per chunk (in order, `{_gateway.diff}` being the chunk's), and the
+   * answers are merged into one: each under a heading naming its files, line comments together,
+   * tokens added up.
+   */
+  chunks?: ReviewChunk[];
+  /** Markdown the answer ends with: what was not read and why, refused rules (empty: none). */
+  footer?: string;
+  /** Set when the repository's rules skip this request: it ends `skipped`, not run. */
+  skip?: string;
 }
 
 /** Why a delivery must not run: it ends with `status`, and `reason` as its last error. */
@@ -242,6 +298,12 @@ export interface GatewayHooks {
    */
   readonly credentials: AsyncSeriesWaterfallHook<[Credentials, CredentialsRequest]>;
   /**
+   * Asked in the attempt, after the route's script, when the route's template names a review
+   * value (`{_gateway.diff}` …) of a pull or merge request: the first forge plugin that knows the
+   * delivery's sender fetches and prepares them; a throw fails the attempt (retried).
+   */
+  readonly reviewContext: AsyncSeriesBailHook<[ReviewContextRequest], ReviewContext | undefined>;
+  /**
    * Asked by the worker before the agent runs: a refusal ends the delivery as `denied` or
    * `over_budget` without a run; a throw is a failed attempt, retried (the forge was unreachable).
    */
@@ -275,6 +337,9 @@ export function createHooks(): GatewayHooks {
       'request',
     ]),
     admit: new AsyncSeriesBailHook<[AdmitRequest], AdmitRefusal | undefined>(['request']),
+    reviewContext: new AsyncSeriesBailHook<[ReviewContextRequest], ReviewContext | undefined>([
+      'request',
+    ]),
     render: new AsyncSeriesWaterfallHook<[string, RenderContext]>(['prompt', 'context']),
     run: new HookMap(
       () => new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),

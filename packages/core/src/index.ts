@@ -35,6 +35,10 @@ export {
   type CredentialsRequest,
   type AdmitRequest,
   type AdmitRefusal,
+  type ReviewContextRequest,
+  type ReviewContext,
+  type ReviewChunk,
+  type ReviewValue,
   type RenderContext,
   type RunRequest,
   type RunResult,
@@ -55,6 +59,7 @@ export {
   type AgentConfig,
   type AgentOverrides,
   type AgentKeys,
+  type ReviewSettings,
   type WebhookSettings,
   type StoreConfig,
 } from './config/schema.js';

@@ -1,15 +1,14 @@
 /**
- * `@webhook-gateway/deliver-forge-comment/app-api`: the GitHub App's own API, called as the App
- * (a JWT signed with its key, as the targets' token exchanges are), for programs that read what
- * belongs to the App rather than to one installation. Reconcile reads the App's webhook
- * (`/app/hook/config`, `/app/hook/deliveries`) with it. Apart from the package's entry, so that
- * loading the plugin does not load it.
+ * The GitHub App's own API from the config's settings, called as the App (a JWT signed with its
+ * key, as the targets' token exchanges are), for programs that read what belongs to the App
+ * rather than to one installation: reconcile reads the App's webhook (`/app/hook/config`,
+ * `/app/hook/deliveries`) with it. Exported from `./app`.
  */
-import type { AppApiAnswer } from './app-client.js';
+import type { AppApiAnswer } from './app-api-call.js';
 import { appClientFor } from './app-session.js';
 import type { ForgeSettings } from './settings.js';
 
-export type { AppApiAnswer } from './app-client.js';
+export type { AppApiAnswer } from './app-api-call.js';
 
 /** Calls as the App of `platforms.forge.app`, at `platforms.forge.api_url`. */
 export interface AppApi {

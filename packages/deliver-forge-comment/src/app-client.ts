@@ -5,8 +5,8 @@
  * forge's message, never a key, JWT or token.
  */
 import githubAppJwt from 'universal-github-app-jwt';
-import { fetch } from 'undici';
 import { z } from 'zod';
+import { AppApiError, callAppApi, sendAppApi, type AppApiAnswer } from './app-api-call.js';
 
 /** `https://api.github.com`, the API base when `platforms.forge.api_url` is not set. */
 export const DEFAULT_API_URL = 'https://api.github.com';
@@ -21,22 +21,6 @@ export interface AppClientOptions {
   now?: () => number;
 }
 
-/** A call to the App API that failed: the forge's status and message. */
-class AppApiError extends Error {
-  /** 401, 404 and 422 cannot succeed by asking again; 5xx and 429 may. */
-  readonly retryable: boolean;
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'AppApiError';
-    this.retryable = status === 429 || status >= 500 || status === 0;
-  }
-}
-
-const messageSchema = z.object({ message: z.string() }).partial();
-
 /** The App's own answer to `GET /app`. */
 const appSchema = z.object({ id: z.number(), slug: z.string().min(1), name: z.string() });
 export type AppIdentity = z.infer<typeof appSchema>;
@@ -45,14 +29,6 @@ const tokenSchema = z.object({ token: z.string().min(1), expires_at: z.string() 
 
 /** An installation's permissions as the forge names them (`contents`, `pull_requests`, …). */
 export type AppPermissions = Readonly<Record<string, 'read' | 'write'>>;
-
-/** An answer of the App API as the forge sent it. */
-export interface AppApiAnswer {
-  status: number;
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>;
-  body: string;
-}
 
 export interface InstallationToken {
   token: string;
@@ -86,7 +62,42 @@ export class AppClient {
    * @example await client.asApp('GET', '/app/installations', z.array(installation))
    */
   async asApp<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
-    return this.call(method, path, `Bearer ${await this.jwt()}`, schema, body);
+    const authorization = `Bearer ${await this.jwt()}`;
+    return callAppApi({ apiUrl: this.apiUrl, method, path, authorization, schema, body });
+  }
+
+  /**
+   * `method path` as the App, its answer as the forge sent it (status, headers, text), whatever
+   * the status: for callers that read headers (a `Link` cursor, `Retry-After`) and word their own
+   * failures. Throws an `AppApiError` only when no answer came.
+   *
+   * @example await client.requestAsApp('GET', '/app/hook/deliveries?per_page=100')
+   */
+  async requestAsApp(method: string, path: string, signal?: AbortSignal): Promise<AppApiAnswer> {
+    const authorization = `Bearer ${await this.jwt()}`;
+    const { status, headers, body } = await sendAppApi({
+      apiUrl: this.apiUrl,
+      method,
+      path,
+      authorization,
+      ...(signal ? { signal } : {}),
+    });
+    return { status, headers, body };
+  }
+
+  /**
+   * `method path` as an installation, with a token from `exchange`.
+   *
+   * @example await client.asInstallation(token, 'GET', '/installation/repositories', schema)
+   */
+  asInstallation<T>(token: string, method: string, path: string, schema: z.ZodType<T>): Promise<T> {
+    return callAppApi({
+      apiUrl: this.apiUrl,
+      method,
+      path,
+      authorization: `token ${token}`,
+      schema,
+    });
   }
 
   /** `GET /app`, asked once per client: the App's slug names its bot, `<slug>[bot]`. */
@@ -99,8 +110,8 @@ export class AppClient {
   }
 
   /**
-   * `POST /app/installations/{id}/access_tokens` for `repositories` only, with `permissions`
-   * only. The error names the installation.
+   * `POST /app/installations/{id}/access_tokens` for `repositories` only (none listed: every
+   * repository of the installation), with `permissions` only. The error names the installation.
    */
   async exchange(
     installationId: number,
@@ -112,7 +123,7 @@ export class AppClient {
         'POST',
         `/app/installations/${installationId}/access_tokens`,
         tokenSchema,
-        { repositories, permissions },
+        repositories.length > 0 ? { repositories, permissions } : { permissions },
       );
       const expiresAt = Date.parse(answer.expires_at);
       if (Number.isNaN(expiresAt)) {
@@ -122,84 +133,9 @@ export class AppClient {
     } catch (error) {
       if (!(error instanceof AppApiError)) throw error;
       throw new AppApiError(
-        `the installation token for installation ${installationId} (${repositories.join(', ')}) was refused: ${error.message}`,
+        `the installation token for installation ${installationId} (${repositories.join(', ') || 'all repositories'}) was refused: ${error.message}`,
         error.status,
       );
     }
-  }
-
-  /**
-   * `method path` as the App, its answer as the forge sent it (status, headers, text), whatever
-   * the status: for callers that read headers (a `Link` cursor, `Retry-After`) and word their own
-   * failures. Throws only when no answer came.
-   *
-   * @example await client.requestAsApp('GET', '/app/hook/deliveries?per_page=100')
-   */
-  async requestAsApp(method: string, path: string, signal?: AbortSignal): Promise<AppApiAnswer> {
-    return this.send(method, path, `Bearer ${await this.jwt()}`, undefined, signal);
-  }
-
-  private async call<T>(
-    method: string,
-    path: string,
-    authorization: string,
-    schema: z.ZodType<T>,
-    body: unknown,
-  ): Promise<T> {
-    const what = `${method} ${this.apiUrl}${path}`;
-    const answer = await this.send(method, path, authorization, body);
-    let json: unknown;
-    try {
-      json = answer.body === '' ? null : JSON.parse(answer.body);
-    } catch {
-      json = undefined;
-    }
-    if (answer.status < 200 || answer.status >= 300) {
-      const forgeMessage = messageSchema.safeParse(json).data?.message ?? answer.statusText;
-      throw new AppApiError(`${what}: HTTP ${answer.status}: ${forgeMessage}`, answer.status);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new AppApiError(`${what} answered an unexpected shape: ${parsed.error.message}`, 502);
-    }
-    return parsed.data;
-  }
-
-  /** One request; an `AppApiError` (status 0) only when the forge could not be reached. */
-  private async send(
-    method: string,
-    path: string,
-    authorization: string,
-    body: unknown,
-    signal?: AbortSignal,
-  ): Promise<AppApiAnswer & { statusText: string }> {
-    const what = `${method} ${this.apiUrl}${path}`;
-    const timeout = AbortSignal.timeout(30_000);
-    let response;
-    try {
-      response = await fetch(`${this.apiUrl}${path}`, {
-        method,
-        headers: {
-          accept: 'application/vnd.github+json',
-          authorization,
-          'x-github-api-version': '2022-11-28',
-          'user-agent': 'webhook-gateway',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      throw new AppApiError(`${what} failed: ${String(cause ?? error)}`, 0);
-    }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of response.headers) headers[name.toLowerCase()] = value;
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-      body: await response.text(),
-    };
   }
 }

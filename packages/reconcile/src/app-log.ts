@@ -5,7 +5,7 @@
  * `GET /app/hook/config` against `<public_url>/webhooks/<route>`.
  */
 import { errorMessage } from '@webhook-gateway/core';
-import type { AppApi } from '@webhook-gateway/deliver-forge-comment/app-api';
+import type { AppApi } from '@webhook-gateway/deliver-forge-comment/app';
 import { z } from 'zod';
 import { ReconcileFailure, type FailureContext } from './failures.js';
 import { withoutTrailingSlash } from './forge-log.js';

@@ -10,7 +10,7 @@ import {
   type Store,
 } from '@webhook-gateway/core';
 import type { AltforgeSettings, ForgeSettings } from '@webhook-gateway/deliver-forge-comment';
-import { appApi } from '@webhook-gateway/deliver-forge-comment/app-api';
+import { appApi } from '@webhook-gateway/deliver-forge-comment/app';
 import {
   altforgeEnv,
   forgeEnv,

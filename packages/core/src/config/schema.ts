@@ -53,6 +53,54 @@ const coalesceSchema = z
     }
   });
 
+/**
+ * The review's prepared context (`docs/configuration.md#review`): how the forge plugins
+ * build `{_gateway.diff}` and the repository's rules. The top-level block holds the defaults;
+ * a route's `review:` overrides them key by key.
+ */
+const reviewShape = {
+  /** Diff from the last reviewed head (`{_gateway.previous_head_sha}`) when there is one. */
+  incremental: z.boolean().default(false),
+  max_diff_tokens: z.int().positive().default(24_000),
+  /** Runner calls a diff over `max_diff_tokens` may be split into, whole files each. */
+  chunks: z.int().min(1).max(20).default(1),
+  /** Globs of paths never put in the diff. */
+  ignore: z.array(z.string().min(1)).default([]),
+  /** The repository's rules file, read from the base branch. */
+  repo_config: z.string().min(1).default('.webhook-gateway.yaml'),
+  guidance_files: z
+    .array(z.string().min(1))
+    .default(['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md']),
+  max_guidance_tokens: z.int().positive().default(4_000),
+};
+
+const reviewSchema = z.strictObject(reviewShape);
+
+/** A route's `review:`: any key of the top-level block, none defaulted. */
+const routeReviewSchema = z.strictObject({
+  incremental: reviewShape.incremental.removeDefault().optional(),
+  max_diff_tokens: reviewShape.max_diff_tokens.removeDefault().optional(),
+  chunks: reviewShape.chunks.removeDefault().optional(),
+  ignore: reviewShape.ignore.removeDefault().optional(),
+  repo_config: reviewShape.repo_config.removeDefault().optional(),
+  guidance_files: reviewShape.guidance_files.removeDefault().optional(),
+  max_guidance_tokens: reviewShape.max_guidance_tokens.removeDefault().optional(),
+});
+
+export type ReviewSettings = z.infer<typeof reviewSchema>;
+
+/** The review settings a route runs with: the top-level block with the route's keys on top. */
+export function reviewForRoute(
+  review: ReviewSettings,
+  route: Partial<ReviewSettings> | undefined,
+): ReviewSettings {
+  if (!route) return review;
+  const defined = Object.fromEntries(
+    Object.entries(route).filter(([, value]) => value !== undefined),
+  ) as Partial<ReviewSettings>;
+  return { ...review, ...defined };
+}
+
 /** The forge roles a command route may ask of a commenter, weakest first. */
 const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
@@ -189,6 +237,8 @@ function routeSchemaOf(slices: ConfigSlices) {
      * rendered key supersedes it and waits again, none longer than `max_wait_s` from the first.
      */
     coalesce: coalesceSchema.optional(),
+    /** The review context's settings for this route, over the top-level `review:` block. */
+    review: routeReviewSchema.optional(),
   });
 }
 
@@ -284,6 +334,7 @@ function configSchemaOf(slices: ConfigSlices) {
     plugins: pluginEntriesSchema,
     store: storeSchema.prefault({}),
     agent: z.strictObject({ ...coreAgentShape, ...slices.agent.settings }).prefault({}),
+    review: reviewSchema.prefault({}),
     platforms: z
       .preprocess(
         (value, ctx) => canonicalPlatformKeys(value, ctx, slices.aliases),

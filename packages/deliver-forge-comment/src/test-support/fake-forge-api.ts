@@ -189,7 +189,8 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    // The port too: the App's html_url in the manifest conversion names the fake's page.
+    const url = new URL(req.url ?? '/', `https://${forgeHost}`);
     requests.push(`${req.method ?? ''} ${url.pathname}`);
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });

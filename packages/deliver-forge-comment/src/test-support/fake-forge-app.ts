@@ -2,7 +2,10 @@
  * The App half of the TLS fake forge: JWTs verified with the App's public key (RS256), installation
  * tokens issued with an `expires_at` on the fake's own clock and recorded with the repositories
  * and permissions asked for, and the App endpoints (`/app`, `/app/installations`,
- * `/app/hook/config`, `/app/hook/deliveries`, `/app-manifests/{code}/conversions`).
+ * `/app/hook/config`, `/app/hook/deliveries`, `/app-manifests/{code}/conversions`,
+ * `/installation/repositories`). It also plays the forge's side of the manifest flow: the
+ * browser's form POST to `/settings/apps/new` (or an organisation's) is checked and answered
+ * with the forge's redirect to the manifest's `redirect_url` with a code and the page's `state`.
  */
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { z } from 'zod';
@@ -13,6 +16,39 @@ interface FakeInstallation {
   account: string;
   /** `owner/name` of each repository it may reach. */
   repositories: string[];
+  /** `all` or `selected` (the default): how the account gave it its repositories. */
+  repositorySelection?: 'all' | 'selected';
+  /** `Organization` (the default) or `User`. */
+  accountType?: 'Organization' | 'User';
+}
+
+/**
+ * A GitHub App manifest as the forge takes it (its documented keys; `url` and `hook_attributes.url`
+ * required). Unknown keys are refused, so a misspelt key fails the test.
+ */
+const manifestSchema = z.strictObject({
+  name: z.string().min(1).max(34).optional(),
+  url: z.url(),
+  description: z.string().optional(),
+  hook_attributes: z.strictObject({ url: z.url(), active: z.boolean().optional() }).optional(),
+  redirect_url: z.url().optional(),
+  callback_urls: z.array(z.url()).max(10).optional(),
+  setup_url: z.url().optional(),
+  public: z.boolean().optional(),
+  default_events: z.array(z.string()).optional(),
+  default_permissions: z.record(z.string(), z.enum(['read', 'write', 'admin'])).optional(),
+  request_oauth_on_install: z.boolean().optional(),
+  setup_on_update: z.boolean().optional(),
+});
+type FakeManifest = z.infer<typeof manifestSchema>;
+
+/** One form POST of a manifest, as the browser sent it. */
+interface FakeManifestPost {
+  manifest: FakeManifest;
+  /** The organisation of `/organizations/{org}/settings/apps/new`; none for a personal App. */
+  org: string | undefined;
+  /** The `state` query parameter of the form's action. */
+  state: string | null;
 }
 
 /** A delivery in the App's hook log, as `GET /app/hook/deliveries` lists it. */
@@ -77,6 +113,9 @@ interface FakeTokenUse {
   repositories: string[];
 }
 
+/** The form page's path: a personal App's, or an organisation's (`org`). */
+const NEW_APP_PATH = /^\/(?:organizations\/([^/]+)\/)?settings\/apps\/new$/;
+
 export interface FakeApp {
   /** The App's slug: its bot is `<slug>[bot]`. */
   slug: string;
@@ -91,7 +130,7 @@ export interface FakeApp {
   /** Every `POST /app/hook/deliveries/{id}/attempts`, by delivery id. */
   redeliveries: number[];
   /** The manifests posted through `/settings/apps/new` (the browser's form), parsed. */
-  manifests: unknown[];
+  manifests: FakeManifestPost[];
   /** The fake's clock, in ms: tokens expire against it. */
   now(): number;
   /** Moves the fake's clock on. */
@@ -126,6 +165,9 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
   let failures: { status: number; message: string; count: number } | undefined;
   let hookDeliveries: FakeHookDelivery[] = [];
   let hookConfig = options.hookConfig ?? { url: '', content_type: 'json', insecure_ssl: '0' };
+  const manifests: FakeManifestPost[] = [];
+  // A conversion's code is good once, as the forge's is.
+  let converted = false;
 
   /** Why a `Bearer` JWT is refused, or `undefined` when it is the App's and live. */
   const jwtProblem = (authorization: string | undefined): string | undefined => {
@@ -209,6 +251,67 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
   };
 
   const jwts: string[] = [];
+
+  /** The issued token's grant when `authorization` (`token …`) is live, else why not. */
+  const grantOf = (authorization: string | undefined): IssuedToken | string => {
+    const token = /^token (ghs_\w+)$/.exec(authorization ?? '')?.[1];
+    const found = token === undefined ? undefined : issued.get(token);
+    if (!found) return 'Bad credentials';
+    if (found.expiresAt <= clock()) return 'Bad credentials (the token expired)';
+    return found;
+  };
+
+  /**
+   * The browser's form POST of a manifest: checked, recorded, and answered with the redirect the
+   * forge sends once the App is made (the forge asks for its name first; the fake takes the
+   * manifest's).
+   */
+  const answerManifestForm = (
+    org: string | undefined,
+    url: URL,
+    body: string,
+    send: Send,
+  ): void => {
+    const form = new URLSearchParams(body);
+    let parsed;
+    try {
+      parsed = manifestSchema.safeParse(JSON.parse(form.get('manifest') ?? ''));
+    } catch {
+      return send(422, { message: 'the manifest is not JSON' });
+    }
+    if (!parsed.success) return send(422, { message: `invalid manifest: ${parsed.error.message}` });
+    const state = url.searchParams.get('state');
+    manifests.push({ manifest: parsed.data, org, state });
+    const redirect = parsed.data.redirect_url;
+    if (!redirect || !options.conversion) return send(201, { message: 'App made; no redirect' });
+    const location = new URL(redirect);
+    location.searchParams.set('code', options.conversion.code);
+    if (state !== null) location.searchParams.set('state', state);
+    send(302, {}, { location: location.toString() });
+  };
+
+  /** `GET /installation/repositories` with an installation token: what it may reach. */
+  const installationRepositories = (
+    path: string,
+    url: URL,
+    authorization: string | undefined,
+    send: Send,
+  ): void => {
+    if (path !== '/installation/repositories') return send(404, { message: 'Not Found' });
+    const found = grantOf(authorization);
+    if (typeof found === 'string') return send(401, { message: found });
+    const perPage = Number(url.searchParams.get('per_page') ?? '30');
+    send(200, {
+      total_count: found.repositories.length,
+      repository_selection:
+        options.installations.find((i) => i.id === found.installationId)?.repositorySelection ??
+        'selected',
+      repositories: found.repositories
+        .slice(0, perPage)
+        .map((full) => ({ full_name: full, name: full.split('/')[1] ?? '' })),
+    });
+  };
+
   return {
     slug: options.slug,
     exchanges,
@@ -216,7 +319,7 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
     jwts,
     issuedTokens: () => [...issued.keys()],
     redeliveries,
-    manifests: [],
+    manifests,
     now: clock,
     advance(ms) {
       offset += ms;
@@ -230,26 +333,23 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
     setHookConfig(config) {
       hookConfig = config;
     },
-    grant(authorization) {
-      const token = /^token (ghs_\w+)$/.exec(authorization ?? '')?.[1];
-      const found = token === undefined ? undefined : issued.get(token);
-      if (!found) return 'Bad credentials';
-      if (found.expiresAt <= clock()) return 'Bad credentials (the token expired)';
-      return found;
-    },
+    grant: grantOf,
     handle(method, url, body, authorization, send) {
+      const newApp = NEW_APP_PATH.exec(url.pathname);
+      if (newApp && method === 'POST') {
+        answerManifestForm(newApp[1], url, body, send);
+        return true;
+      }
       const path = url.pathname.replace(/^\/api\/v3/, '');
       const conversion = /^\/app-manifests\/([^/]+)\/conversions$/.exec(path);
       if (conversion && method === 'POST') {
         const answer = options.conversion;
-        if (!answer || answer.code !== conversion[1]) {
+        if (!answer || answer.code !== conversion[1] || converted) {
           send(404, { message: 'Not Found' });
           return true;
         }
-        const manifest = (this.manifests.at(-1) ?? {}) as {
-          name?: string;
-          hook_attributes?: { url?: string };
-        };
+        converted = true;
+        const manifest: Partial<FakeManifest> = manifests.at(-1)?.manifest ?? {};
         hookConfig = {
           url: manifest.hook_attributes?.url ?? '',
           content_type: 'json',
@@ -266,6 +366,10 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
           client_id: 'Iv1.fake',
           client_secret: 'fake-client-secret',
         });
+        return true;
+      }
+      if (path.startsWith('/installation/') && method === 'GET') {
+        installationRepositories(path, url, authorization, send);
         return true;
       }
       if (!path.startsWith('/app')) return false;
@@ -287,13 +391,17 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
           owner: { login: 'octo' },
         });
       } else if (path === '/app/installations' && method === 'GET') {
+        const perPage = Number(url.searchParams.get('per_page') ?? '30');
+        const page = Number(url.searchParams.get('page') ?? '1');
         send(
           200,
-          options.installations.map((i) => ({
+          options.installations.slice((page - 1) * perPage, page * perPage).map((i) => ({
             id: i.id,
-            account: { login: i.account },
-            repository_selection: 'selected',
+            account: { login: i.account, type: i.accountType ?? 'Organization' },
+            repository_selection: i.repositorySelection ?? 'selected',
+            target_type: i.accountType ?? 'Organization',
             app_id: options.id,
+            suspended_at: null,
           })),
         );
       } else if (path === '/app/hook/config' && method === 'GET') send(200, hookConfig);

@@ -55,9 +55,10 @@ const deliveryIdArgumentSchema = z
   .trim()
   .min(1, { error: 'the delivery id must not be empty' });
 
-/** `limit` → `--limit`, for messages that read like the command line. */
+/** `limit` → `--limit`, `publicUrl` → `--public-url`: messages that read like the command line. */
 function optionFlag(key: PropertyKey | undefined): string {
-  return key === undefined ? 'option' : `--${String(key)}`;
+  if (key === undefined) return 'option';
+  return `--${String(key).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
 /**

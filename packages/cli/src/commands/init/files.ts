@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { configJsonSchema, configSlicesOf } from '@webhook-gateway/core/runtime';
 import { builtinPlugins } from '../../builtin-plugins.js';
+import { writeAtomically } from '../../write-atomically.js';
 import { EXAMPLE_SKILL_NAME, EXAMPLE_SKILL_TEXT } from './skill.js';
 import { SCHEMA_FILE_NAME, initConfigYaml } from './template.js';
 
@@ -20,15 +21,6 @@ export interface InitFile {
   mode: number;
   /** False when the file existed and was kept. */
   written: boolean;
-}
-
-/** Writes `text` through a temporary file and a rename, so a watching gateway never sees half a file. */
-function writeAtomically(file: string, text: string, mode: number): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, text, { mode });
-  // The mode given to writeFileSync is masked by the umask; say it exactly.
-  fs.chmodSync(temporary, mode);
-  fs.renameSync(temporary, file);
 }
 
 /**

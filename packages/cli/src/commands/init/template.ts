@@ -110,7 +110,8 @@ platforms:
 
   # To comment as a GitHub App instead of a person's gh login: one App
   # webhook for every repository it is installed on, and per delivery a token for that
-  # repository only, with only the permissions its route needs.
+  # repository only, with only the permissions its route needs. \`webhook-gateway app create\`
+  # makes the App in one step and writes this block, its key and its route's secret.
   # forge:
   #   app:
   #     app_id: 123456
