@@ -9,17 +9,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupHomes,
-  makeHome,
-  startGateway,
-  waitFor,
-  type StartedGateway,
-} from '../support/gateway.js';
-import { readAgentRecords, recordingAgent } from '../support/records.js';
+import { adminUrlOf, cleanupHomes, waitFor } from '../support/gateway.js';
+import { startRecordingGateway, type RecordingGateway } from '../support/recording-gateway.js';
 import { fixture, newDeliveryId, sendForge } from '../support/requests.js';
 
 /** The few DOM shapes the in-page functions use: the test project compiles without the DOM lib. */
@@ -97,17 +90,16 @@ async function startFakeChatServer(): Promise<{ url: string; close(): Promise<vo
 }
 
 describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
-  let gateway: StartedGateway;
+  let gateway: RecordingGateway;
   let chat: Awaited<ReturnType<typeof startFakeChatServer>>;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let adminUrl: string;
-  let agentLog: string;
   const reviewId = newDeliveryId();
   const pushId = newDeliveryId();
 
-  const pushRuns = () => readAgentRecords(agentLog).filter((r) => r.route === 'pushes');
+  const pushRuns = () => gateway.agentRuns().filter((r) => r.route === 'pushes');
 
   /** The delivery ids the table shows, top to bottom. */
   const tableIds = (on: Page = page) =>
@@ -133,41 +125,25 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
       );
     }
     chat = await startFakeChatServer();
-    const home = makeHome();
-    agentLog = path.join(home, 'agent.jsonl');
-    gateway = await startGateway({
-      home,
-      config: {
-        agent: recordingAgent(agentLog),
-        platforms: {
-          webhook: {
-            extra: {
-              secret: SECRET,
-              admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
-              routes: {
-                reviews: {
-                  events: ['pull_request'],
-                  prompt: 'Review PR #{number}: {pull_request.title}',
-                  agent: {
-                    runner: 'openai',
-                    base_url: chat.url,
-                    model: 'fake-model',
-                    // 22 prompt and 14 completion tokens: 0.022 + 0.028 EUR.
-                    prices: { prompt_per_1k: 1, completion_per_1k: 2, currency: 'EUR' },
-                  },
-                },
-                pushes: { events: ['push'] },
-              },
-            },
+    gateway = await startRecordingGateway({
+      secret: SECRET,
+      admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
+      routes: {
+        reviews: {
+          events: ['pull_request'],
+          prompt: 'Review PR #{number}: {pull_request.title}',
+          agent: {
+            runner: 'openai',
+            base_url: chat.url,
+            model: 'fake-model',
+            // 22 prompt and 14 completion tokens: 0.022 + 0.028 EUR.
+            prices: { prompt_per_1k: 1, completion_per_1k: 2, currency: 'EUR' },
           },
         },
+        pushes: { events: ['push'] },
       },
     });
-    const port = await waitFor(
-      () => gateway.logLines().find((line) => line.msg === 'admin listening')?.port as number,
-      'the admin listening log line',
-    );
-    adminUrl = `http://127.0.0.1:${port}`;
+    adminUrl = await adminUrlOf(gateway);
 
     const payload = JSON.parse(fixture('forge/pull_request_opened.json').toString('utf8')) as {
       pull_request: { title: string };

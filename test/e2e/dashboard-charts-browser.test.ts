@@ -11,14 +11,8 @@ import type { DeliveryRecord } from '@webhook-gateway/core';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupHomes,
-  makeHome,
-  startGateway,
-  waitFor,
-  type StartedGateway,
-} from '../support/gateway.js';
-import { recordingAgent } from '../support/records.js';
+import { adminUrlOf, cleanupHomes, makeHome, type StartedGateway } from '../support/gateway.js';
+import { startRecordingGateway } from '../support/recording-gateway.js';
 import { newDeliveryId, sendForge } from '../support/requests.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -158,26 +152,15 @@ describe.skipIf(skipWithoutChromium)('the overview charts in Chromium', () => {
       throw new Error(`${CHROMIUM} is missing: install it with "apt-get install chromium"`);
     const home = makeHome();
     await seedJournal(home);
-    gateway = await startGateway({
-      home,
-      config: {
-        agent: recordingAgent(path.join(home, 'agent.jsonl')),
-        platforms: {
-          webhook: {
-            extra: {
-              secret: SECRET,
-              admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
-              routes: { reviews: { events: ['pull_request'] }, triage: { events: ['issues'] } },
-            },
-          },
-        },
+    gateway = await startRecordingGateway(
+      {
+        secret: SECRET,
+        admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
+        routes: { reviews: { events: ['pull_request'] }, triage: { events: ['issues'] } },
       },
-    });
-    const port = await waitFor(
-      () => gateway.logLines().find((line) => line.msg === 'admin listening')?.port as number,
-      'the admin listening log line',
+      { home },
     );
-    adminUrl = `http://127.0.0.1:${port}`;
+    adminUrl = await adminUrlOf(gateway);
     // Two events the route does not take: answered `ignored`, counted by the running gateway.
     for (let n = 0; n < 2; n++) {
       const sent = await sendForge(gateway.url, 'reviews', {

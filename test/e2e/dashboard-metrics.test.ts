@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminUrlOf,
   cleanupHomes,
   makeHome,
   startGateway,
@@ -139,11 +140,7 @@ beforeAll(async () => {
       },
     },
   });
-  const port = await waitFor(
-    () => gateway.logLines().find((line) => line.msg === 'admin listening')?.port as number,
-    'the admin listening log line',
-  );
-  adminUrl = `http://127.0.0.1:${port}`;
+  adminUrl = await adminUrlOf(gateway);
 });
 
 afterAll(async () => {

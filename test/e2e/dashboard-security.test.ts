@@ -7,43 +7,31 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminUrlOf, cleanupHomes, runCli, waitFor } from '../support/gateway.js';
 import {
-  cleanupHomes,
-  makeHome,
-  runCli,
-  startGateway,
-  waitFor,
-  writeConfig,
-  type StartedGateway,
-} from '../support/gateway.js';
-import { readAgentRecords, recordingAgent } from '../support/records.js';
+  startRecordingGateway,
+  webhookHome,
+  type RecordingGateway,
+} from '../support/recording-gateway.js';
 import { fixture, newDeliveryId, sendForge } from '../support/requests.js';
 
 const SECRET = 'security-secret-0123456789';
 const ADMIN_TOKEN = 'security-admin-token-9d8c7b6a5f4e3d2c';
 const HOSTILE_TITLE = '<script>window.__pwned = 1</script><img src=x onerror="alert(1)">';
 
-let gateway: StartedGateway;
-let agentLog: string;
+let gateway: RecordingGateway;
 let adminUrl: string;
 let journalId: string;
 let deliveryId: string;
 
-function configWith(admin: Record<string, unknown>): Record<string, unknown> {
-  return {
-    platforms: {
-      webhook: {
-        extra: { secret: SECRET, admin, routes: { reviews: { events: ['pull_request'] } } },
-      },
-    },
-  };
+/** `platforms.webhook.extra` with this `admin` block. */
+function extraWith(admin: Record<string, unknown>): Record<string, unknown> {
+  return { secret: SECRET, admin, routes: { reviews: { events: ['pull_request'] } } };
 }
 
 /** Runs `gateway` with an admin block that must keep it from starting; resolves with stderr. */
 async function refusedStart(admin: Record<string, unknown>): Promise<string> {
-  const home = makeHome();
-  writeConfig(home, configWith(admin));
-  const result = await runCli(['gateway', '--home', home]);
+  const result = await runCli(['gateway', '--home', webhookHome(extraWith(admin))]);
   expect(result.code).toBe(1);
   expect(result.stdout).not.toContain('Listening');
   return result.stderr;
@@ -82,23 +70,13 @@ async function csrfOf(cookie: string): Promise<string> {
   return match[1];
 }
 
-const runsOfDelivery = () => readAgentRecords(agentLog).filter((r) => r.deliveryId === deliveryId);
+const runsOfDelivery = () => gateway.agentRuns().filter((r) => r.deliveryId === deliveryId);
 
 beforeAll(async () => {
-  const home = makeHome();
-  agentLog = path.join(home, 'agent.jsonl');
-  gateway = await startGateway({
-    home,
-    config: {
-      agent: recordingAgent(agentLog),
-      ...configWith({ host: '127.0.0.1', port: 0, token: ADMIN_TOKEN }),
-    },
-  });
-  const port = await waitFor(
-    () => gateway.logLines().find((line) => line.msg === 'admin listening')?.port as number,
-    'the admin listening log line',
+  gateway = await startRecordingGateway(
+    extraWith({ host: '127.0.0.1', port: 0, token: ADMIN_TOKEN }),
   );
-  adminUrl = `http://127.0.0.1:${port}`;
+  adminUrl = await adminUrlOf(gateway);
 
   const payload = JSON.parse(fixture('forge/pull_request_opened.json').toString('utf8')) as {
     pull_request: { title: string };

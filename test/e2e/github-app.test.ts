@@ -91,7 +91,7 @@ async function finished(
       return rows.length === ids.length && !open ? rows : undefined;
     },
     'the App deliveries to finish',
-    120_000,
+    { timeoutMs: 120_000 },
   );
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../support/gateway.js';
 import { readJournal } from '../support/journal-read.js';
 import { readAgentRecords, recordingAgent } from '../support/records.js';
+import { startRecordingGateway, webhookHome } from '../support/recording-gateway.js';
 import { startRole } from '../support/redis-gateways.js';
 import { deleteKeys, findTestRedis, uniquePrefix } from '../support/redis-server.js';
 import { newDeliveryId, post } from '../support/requests.js';
@@ -73,7 +74,7 @@ async function settled(
       return rows.length === ids.length && !open ? rows : undefined;
     },
     'the burst to settle',
-    60_000,
+    { timeoutMs: 60_000 },
   );
 }
 
@@ -88,35 +89,26 @@ describe('coalescing on the embedded journal', { timeout: 180_000 }, () => {
   });
 
   it('a burst of 10 deliveries in 5 s runs the agent once, told it replaced 9', async () => {
-    const home = makeHome();
-    agentLog = path.join(home, 'agent.jsonl');
-    gateway = await startGateway({
-      home,
-      config: {
-        agent: recordingAgent(agentLog),
-        platforms: {
-          webhook: {
-            extra: {
-              routes: {
-                burst: coalescingRoute({
-                  key: '{repository.full_name}#{number}',
-                  window_s: 3,
-                  max_wait_s: 60,
-                }),
-                capped: coalescingRoute({
-                  key: 'pull_request.number',
-                  window_seconds: 2,
-                  max_wait_seconds: 2,
-                }),
-                other: coalescingRoute({ key: '{issue.number}', window_s: 30 }),
-              },
-            },
-          },
-        },
+    const recording = await startRecordingGateway({
+      routes: {
+        burst: coalescingRoute({
+          key: '{repository.full_name}#{number}',
+          window_s: 3,
+          max_wait_s: 60,
+        }),
+        capped: coalescingRoute({
+          key: 'pull_request.number',
+          window_seconds: 2,
+          max_wait_seconds: 2,
+        }),
+        other: coalescingRoute({ key: '{issue.number}', window_s: 30 }),
       },
     });
+    // The restart below starts the plain gateway again in this home, with this agent log.
+    gateway = recording;
+    agentLog = recording.agentLog;
     const ids = await burstOfTen(gateway.url, 'burst', 1);
-    const rows = await settled(() => readJournal(home), ids);
+    const rows = await settled(() => readJournal(gateway.home), ids);
     const runs = readAgentRecords(agentLog).filter((record) => ids.includes(record.deliveryId));
     expect(runs.map((run) => run.prompt)).toEqual(['PR #1 head sha-9: coalesced=9']);
     const last = rows.find((row) => row.deliveryId === ids[9]);
@@ -213,18 +205,11 @@ describe('coalescing on Redis, across workers', { timeout: 180_000 }, () => {
 
 describe('coalesce refused at start', { timeout: 180_000 }, () => {
   it('names coalesce without a key, and max_wait_s below window_s', async () => {
-    const home = makeHome();
-    writeConfig(home, {
-      platforms: {
-        webhook: {
-          extra: {
-            routes: {
-              keyless: coalescingRoute({ window_s: 10 }),
-              short: coalescingRoute({ key: '{number}', window_s: 30, max_wait_s: 10 }),
-              hermes: coalescingRoute({ key: '{number}', window_seconds: 30, max_wait_seconds: 5 }),
-            },
-          },
-        },
+    const home = webhookHome({
+      routes: {
+        keyless: coalescingRoute({ window_s: 10 }),
+        short: coalescingRoute({ key: '{number}', window_s: 30, max_wait_s: 10 }),
+        hermes: coalescingRoute({ key: '{number}', window_seconds: 30, max_wait_seconds: 5 }),
       },
     });
     const result = await runCli(['config', 'validate', '--home', home], { timeoutMs: 90_000 });

@@ -9,21 +9,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupHomes, makeHome, runCli, startGateway, waitFor } from '../support/gateway.js';
 import {
-  cleanupHomes,
-  makeHome,
-  runCli,
-  startGateway,
-  waitFor,
-  writeConfig,
-  type StartedGateway,
-} from '../support/gateway.js';
-import { readAgentRecords, recordingAgent } from '../support/records.js';
+  startRecordingGateway,
+  webhookHome,
+  type RecordingGateway,
+} from '../support/recording-gateway.js';
 import { newDeliveryId, post, type Sent } from '../support/requests.js';
 
-let gateway: StartedGateway;
+let gateway: RecordingGateway;
 let home: string;
-let agentLog: string;
 
 const routes = {
   // Hermes' route, as its test writes it.
@@ -72,18 +67,11 @@ function send(
 
 beforeAll(async () => {
   home = makeHome();
-  agentLog = path.join(home, 'agent.jsonl');
   fs.mkdirSync(path.join(home, 'data'));
   fs.writeFileSync(path.join(home, 'data/watchlist.json'), JSON.stringify(['chat-1', 'chat-2']));
   fs.mkdirSync(path.join(home, 'lists'));
   fs.writeFileSync(path.join(home, 'lists/users.txt'), 'alice\n');
-  gateway = await startGateway({
-    home,
-    config: {
-      agent: recordingAgent(agentLog),
-      platforms: { webhook: { extra: { rate_limit: 1000, routes } } },
-    },
-  });
+  gateway = await startRecordingGateway({ rate_limit: 1000, routes }, { home });
 });
 
 afterAll(async () => {
@@ -98,10 +86,7 @@ describe("Hermes' adapter tests, translated", () => {
     });
     expect(sent.status).toBe(202);
     const deliveryId = String(sent.body.delivery_id);
-    const record = await waitFor(
-      () => readAgentRecords(agentLog).find((r) => r.deliveryId === deliveryId),
-      'the agent run of the matching delivery',
-    );
+    const record = await gateway.agentRun(deliveryId);
     expect(record.prompt).toContain('Message from chat-2: hello');
 
     const stranger = await send('waha', { payload: { fromMe: false, chatId: 'chat-9' } });
@@ -145,21 +130,14 @@ describe('fields, lists and files', () => {
 
 describe('checks at start', () => {
   it('refuses a regex that does not compile and a spec with two operators, with key paths', async () => {
-    const bad = makeHome();
-    writeConfig(bad, {
-      platforms: {
-        webhook: {
-          extra: {
-            secret: 's',
-            routes: {
-              r: {
-                filters: [
-                  { field: 'ref', regex: '(unclosed' },
-                  { any: [{ field: 'a', equals: 1, in: [1] }, { field: 'b' }] },
-                ],
-              },
-            },
-          },
+    const bad = webhookHome({
+      secret: 's',
+      routes: {
+        r: {
+          filters: [
+            { field: 'ref', regex: '(unclosed' },
+            { any: [{ field: 'a', equals: 1, in: [1] }, { field: 'b' }] },
+          ],
         },
       },
     });
@@ -176,21 +154,12 @@ describe('checks at start', () => {
   });
 
   it('warns about an in_file that is not there yet, and serves', async () => {
-    const later = makeHome();
-    const other = await startGateway({
-      home: later,
-      config: {
-        platforms: {
-          webhook: {
-            extra: {
-              routes: {
-                r: { secret: 'INSECURE_NO_AUTH', filters: [{ field: 'u', in_file: 'later.txt' }] },
-              },
-            },
-          },
-        },
+    const later = webhookHome({
+      routes: {
+        r: { secret: 'INSECURE_NO_AUTH', filters: [{ field: 'u', in_file: 'later.txt' }] },
       },
     });
+    const other = await startGateway({ home: later });
     try {
       const warning = await waitFor(
         () =>

@@ -8,17 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupHomes,
-  makeHome,
-  runCli,
-  startGateway,
-  waitFor,
-  writeConfig,
-  type StartedGateway,
-} from '../support/gateway.js';
+import { cleanupHomes, makeHome, runCli } from '../support/gateway.js';
 import { finishedRow } from '../support/journal-read.js';
-import { readAgentRecords, recordingAgent } from '../support/records.js';
+import {
+  startRecordingGateway,
+  webhookHome,
+  type RecordingGateway,
+} from '../support/recording-gateway.js';
 import { newDeliveryId, post } from '../support/requests.js';
 
 const PAYLOAD = { id: 7, action: 'opened', title: 'Disk alert', token_hint: 'none' };
@@ -46,8 +42,7 @@ const SCRIPTS: Record<string, string> = {
   'args.py': 'import json, sys; print(json.dumps({"argv": sys.argv[1:]}))',
 };
 
-let gateway: StartedGateway;
-let agentLog: string;
+let gateway: RecordingGateway;
 
 function route(script: unknown, extra: Record<string, unknown> = {}) {
   return { secret: 'INSECURE_NO_AUTH', prompt: '{_gateway.raw}', script, ...extra };
@@ -55,7 +50,6 @@ function route(script: unknown, extra: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   const home = makeHome();
-  agentLog = path.join(home, 'agent.jsonl');
   fs.mkdirSync(path.join(home, 'scripts'));
   for (const [name, body] of Object.entries(SCRIPTS)) {
     fs.writeFileSync(path.join(home, 'scripts', name), `${body}\n`, { mode: 0o755 });
@@ -63,34 +57,27 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(home, 'scripts', 'exec'), '#!/bin/sh\necho "{\\"exec\\": true}"\n', {
     mode: 0o755,
   });
-  gateway = await startGateway({
-    home,
-    config: {
-      agent: recordingAgent(agentLog),
-      platforms: {
-        webhook: {
-          extra: {
-            routes: {
-              record: route('record.py'),
-              list: route('list.py'),
-              number: route('number.py'),
-              string: route('string.py'),
-              text: route('text.sh'),
-              empty: route('empty.py'),
-              silent: route('silent.py'),
-              'silent-object': route('silent-object.py'),
-              'hermes-ignore': route('hermes-ignore.py'),
-              exit: route('exit.py', { max_attempts: 1, secret: [LEAKED, 'INSECURE_NO_AUTH'] }),
-              'exit-retried': route('exit.py', { max_attempts: 2 }),
-              slow: route('slow.py', { max_attempts: 1, script_timeout_seconds: 1 }),
-              argv: route(['args.py', '--flag', 'two words']),
-              exec: route('exec'),
-            },
-          },
-        },
+  gateway = await startRecordingGateway(
+    {
+      routes: {
+        record: route('record.py'),
+        list: route('list.py'),
+        number: route('number.py'),
+        string: route('string.py'),
+        text: route('text.sh'),
+        empty: route('empty.py'),
+        silent: route('silent.py'),
+        'silent-object': route('silent-object.py'),
+        'hermes-ignore': route('hermes-ignore.py'),
+        exit: route('exit.py', { max_attempts: 1, secret: [LEAKED, 'INSECURE_NO_AUTH'] }),
+        'exit-retried': route('exit.py', { max_attempts: 2 }),
+        slow: route('slow.py', { max_attempts: 1, script_timeout_seconds: 1 }),
+        argv: route(['args.py', '--flag', 'two words']),
+        exec: route('exec'),
       },
     },
-  });
+    { home },
+  );
 });
 
 afterAll(async () => {
@@ -112,10 +99,7 @@ async function deliver(routeName: string, event = 'alert.fired') {
 
 /** The payload the agent was given (the template is `{_gateway.raw}`). */
 async function payloadSeen(deliveryId: string): Promise<Record<string, unknown>> {
-  const record = await waitFor(
-    () => readAgentRecords(agentLog).find((r) => r.deliveryId === deliveryId),
-    `agent run of ${deliveryId}`,
-  );
+  const record = await gateway.agentRun(deliveryId);
   return JSON.parse(record.prompt) as Record<string, unknown>;
 }
 
@@ -169,7 +153,7 @@ describe('what a route script may answer', { timeout: 180_000 }, () => {
       expect(row.status).toBe('skipped');
       expect(row.lastError).toBe('script');
       expect(row.answer).toBeNull();
-      expect(readAgentRecords(agentLog).some((r) => r.deliveryId === deliveryId)).toBe(false);
+      expect(gateway.agentRuns().some((r) => r.deliveryId === deliveryId)).toBe(false);
     },
   );
 });
@@ -182,7 +166,7 @@ describe('when a route script fails', { timeout: 180_000 }, () => {
     expect(row.lastError).not.toContain(LEAKED);
     expect(row.lastError).not.toContain('ghp_aaaa');
     expect(row.lastError).toContain('****');
-    expect(readAgentRecords(agentLog).some((r) => r.deliveryId === deliveryId)).toBe(false);
+    expect(gateway.agentRuns().some((r) => r.deliveryId === deliveryId)).toBe(false);
   });
 
   it('is retried like any failed attempt', async () => {
@@ -203,19 +187,16 @@ describe('scripts refused at start', { timeout: 180_000 }, () => {
     const home = makeHome();
     fs.mkdirSync(path.join(home, 'scripts'));
     fs.writeFileSync(path.join(home, 'outside.py'), 'print("no")\n');
-    writeConfig(home, {
-      platforms: {
-        webhook: {
-          extra: {
-            routes: {
-              outside: route('../outside.py'),
-              absolute: route(path.join(home, 'outside.py')),
-              missing: route(['nope.py', '--x']),
-            },
-          },
+    webhookHome(
+      {
+        routes: {
+          outside: route('../outside.py'),
+          absolute: route(path.join(home, 'outside.py')),
+          missing: route(['nope.py', '--x']),
         },
       },
-    });
+      home,
+    );
     const result = await runCli(['config', 'validate', '--home', home], { timeoutMs: 90_000 });
     expect(result.code).not.toBe(0);
     const output = result.stdout + result.stderr;

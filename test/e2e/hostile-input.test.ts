@@ -72,7 +72,7 @@ function waitUntilFinished(deliveryIds: readonly string[], timeoutMs = 20_000): 
       return deliveryIds.every((id) => finished.has(id)) ? true : undefined;
     },
     `${deliveryIds.length} deliveries to be processed`,
-    timeoutMs,
+    { timeoutMs },
   );
 }
 
@@ -660,7 +660,7 @@ describe('volume', () => {
         return now < boundKiB ? now : undefined;
       },
       `RSS to settle below ${Math.round(boundKiB / 1024)} MiB (baseline ${Math.round(baselineKiB / 1024)} MiB, now ${Math.round((rssKiB(pid as number) ?? 0) / 1024)} MiB)`,
-      10_000,
+      { timeoutMs: 10_000 },
     ).catch(() => rssKiB(pid as number) ?? 0);
     expect(settledKiB).toBeLessThan(boundKiB);
   });

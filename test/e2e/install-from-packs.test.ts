@@ -75,7 +75,7 @@ async function waitForDelivered(deliveryId: string): Promise<Record<string, unkn
         (line) => line.delivery_id === deliveryId && line.msg === 'delivered',
       ),
     `delivery ${deliveryId} delivered`,
-    60_000,
+    { timeoutMs: 60_000 },
   );
 }
 

@@ -87,7 +87,7 @@ describe('kill -9 mid-flight, then restart', () => {
       await waitFor(
         () => (acknowledgedIds().length >= 15 && stream.accepted.length >= 60 ? true : undefined),
         'some deliveries to reach the target',
-        30_000,
+        { timeoutMs: 30_000 },
       );
       await waitFor(
         async () =>
@@ -111,7 +111,7 @@ describe('kill -9 mid-flight, then restart', () => {
           return acknowledgedIds().every((id) => delivered.has(id)) ? true : undefined;
         },
         'every acknowledged message to be journaled as delivered, and one held at the target',
-        30_000,
+        { timeoutMs: 30_000 },
       );
       await gateway.kill();
       stream.stop();
@@ -144,7 +144,7 @@ describe('kill -9 mid-flight, then restart', () => {
       await waitFor(
         () => (accepted.every((id) => slack.acknowledged(id) >= 1) ? true : undefined),
         `all ${accepted.length} accepted deliveries to reach the target`,
-        60_000,
+        { timeoutMs: 60_000 },
       );
       await waitFor(
         async () =>

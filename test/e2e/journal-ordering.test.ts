@@ -64,7 +64,7 @@ async function waitForRuns(ids: readonly string[]): Promise<void> {
   await waitFor(
     () => (runsOf(ids).length === ids.length ? true : undefined),
     `${ids.length} agent runs`,
-    30_000,
+    { timeoutMs: 30_000 },
   );
 }
 

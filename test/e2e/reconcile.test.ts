@@ -92,7 +92,7 @@ afterEach(async () => {
 
 afterAll(() => cleanupHomes());
 
-describe('reconcile with the built CLI', () => {
+describe('reconcile with the built CLI', { timeout: 180_000 }, () => {
   it('a gateway stopped while 20 deliveries failed at the forge runs exactly those 20 once it starts', async () => {
     const home = makeHome();
     const runsFile = path.join(home, 'runs.txt');
@@ -125,7 +125,7 @@ describe('reconcile with the built CLI', () => {
     const runs = await waitFor(
       () => (runsIn(runsFile).length >= 22 ? runsIn(runsFile) : undefined),
       'the 20 missed deliveries to run',
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const lastJournaledMs = Date.now() - startedAt;
     // Nothing more arrives: the pass asked once for each.
@@ -208,7 +208,7 @@ describe('reconcile with the built CLI', () => {
   });
 });
 
-describe('reconcile in GitHub App mode with the built CLI', () => {
+describe('reconcile in GitHub App mode with the built CLI', { timeout: 180_000 }, () => {
   const APP_ID = 5150;
   let app: TestApp;
 

@@ -95,7 +95,7 @@ async function waitDelivered(deliveryIds: string[], what: string, timeoutMs = 30
       return rows.every((row) => row?.status === 'delivered') ? true : undefined;
     },
     what,
-    timeoutMs,
+    { timeoutMs },
   );
 }
 

@@ -152,7 +152,7 @@ async function measure(setup: Setup): Promise<Measured> {
         return journal.length === 2 * heads.length && settled ? journal : undefined;
       },
       'every review to end',
-      (1 + PUSHES) * AGENT_MS * 2 + 60_000,
+      { timeoutMs: (1 + PUSHES) * AGENT_MS * 2 + 60_000 },
     );
     expect(rows.filter((row) => row.status !== 'delivered' && row.status !== 'superseded')).toEqual(
       [],

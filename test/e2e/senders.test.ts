@@ -4,52 +4,34 @@
  * refused, and a stripped or renamed header never downgrades to another scheme.
  */
 import { createHmac } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupHomes,
-  makeHome,
-  runCli,
-  startGateway,
-  waitFor,
-  writeConfig,
-  type StartedGateway,
-} from '../support/gateway.js';
+import { cleanupHomes, runCli } from '../support/gateway.js';
 import { finishedRow, showDelivery } from '../support/journal-read.js';
-import { readAgentRecords, recordingAgent } from '../support/records.js';
+import {
+  startRecordingGateway,
+  webhookHome,
+  type RecordingGateway,
+} from '../support/recording-gateway.js';
 import { fixture, newDeliveryId, post, type Sent } from '../support/requests.js';
 
 const SECRET = 'sender-secret-0123456789';
 const SVIX_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-let gateway: StartedGateway;
-let agentLog: string;
+let gateway: RecordingGateway;
 
 const hex = (secret: string, bytes: Buffer | string) =>
   createHmac('sha256', secret).update(bytes).digest('hex');
 const nowS = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  const home = makeHome();
-  agentLog = path.join(home, 'agent.jsonl');
-  gateway = await startGateway({
-    home,
-    config: {
-      agent: recordingAgent(agentLog),
-      platforms: {
-        webhook: {
-          extra: {
-            secret: SECRET,
-            routes: {
-              gitea: { prompt: 'gitea {_gateway.route} PR #{number}: {pull_request.title}' },
-              bitbucket: { prompt: 'bitbucket PR {pullrequest.title}' },
-              svix: { secret: SVIX_SECRET, prompt: 'svix {type}\n{_gateway.raw}' },
-              linear: { prompt: 'linear {type} {action}: {data.title}', schemes: ['linear'] },
-              deploys: { prompt: 'generic {status}', schemes: ['generic'] },
-              pushes: { prompt: 'since [{_gateway.previous_head_sha}]', supersede: true },
-            },
-          },
-        },
-      },
+  gateway = await startRecordingGateway({
+    secret: SECRET,
+    routes: {
+      gitea: { prompt: 'gitea {_gateway.route} PR #{number}: {pull_request.title}' },
+      bitbucket: { prompt: 'bitbucket PR {pullrequest.title}' },
+      svix: { secret: SVIX_SECRET, prompt: 'svix {type}\n{_gateway.raw}' },
+      linear: { prompt: 'linear {type} {action}: {data.title}', schemes: ['linear'] },
+      deploys: { prompt: 'generic {status}', schemes: ['generic'] },
+      pushes: { prompt: 'since [{_gateway.previous_head_sha}]', supersede: true },
     },
   });
 });
@@ -64,14 +46,6 @@ function send(route: string, body: Buffer | string, headers: Record<string, stri
     'Content-Type': 'application/json',
     ...headers,
   });
-}
-
-/** The agent's record of a delivery, once it ran. */
-function agentRun(deliveryId: string) {
-  return waitFor(
-    () => readAgentRecords(agentLog).find((record) => record.deliveryId === deliveryId),
-    `the agent ran for ${deliveryId}`,
-  );
 }
 
 /** The journal's word on which scheme verified a delivery. */
@@ -91,7 +65,7 @@ describe('Gitea and Forgejo', () => {
     });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ event: 'pull_request', delivery_id: deliveryId });
-    const run = await agentRun(deliveryId);
+    const run = await gateway.agentRun(deliveryId);
     expect(run.prompt).toContain('gitea gitea PR #1: Add License File');
     expect(await schemeOf(sent)).toBe('gitea');
     // No timestamp to check: the same delivery sent again is a duplicate, never a second run.
@@ -112,7 +86,7 @@ describe('Gitea and Forgejo', () => {
       'X-Forgejo-Signature': hex(SECRET, forgejo),
     });
     expect(sent.status).toBe(202);
-    await agentRun(deliveryId);
+    await gateway.agentRun(deliveryId);
   });
 
   it('refuses a request whose Gitea signature was stripped, leaving the sha1 X-Hub-Signature', async () => {
@@ -135,7 +109,7 @@ describe('Bitbucket', () => {
     });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ event: 'pullrequest:created', delivery_id: deliveryId });
-    expect((await agentRun(deliveryId)).event).toBe('pullrequest:created');
+    expect((await gateway.agentRun(deliveryId)).event).toBe('pullrequest:created');
     expect(await schemeOf(sent)).toBe('bitbucket');
   });
 
@@ -148,7 +122,7 @@ describe('Bitbucket', () => {
       'X-Hub-Signature': `sha256=${hex(SECRET, body)}`,
     });
     expect(sent.body).toMatchObject({ status: 'accepted', event: 'pr:opened' });
-    await agentRun(deliveryId);
+    await gateway.agentRun(deliveryId);
   });
 
   it('refuses a stripped X-Event-Key and a sha1 signature', async () => {
@@ -181,7 +155,7 @@ describe('Standard Webhooks', () => {
     });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ event: 'contact.created', delivery_id: id });
-    const run = await agentRun(id);
+    const run = await gateway.agentRun(id);
     expect(run.prompt).toContain('svix contact.created');
     expect(run.prompt).toContain(JSON.stringify(JSON.parse(body.toString()), null, 2));
     expect(await schemeOf(sent)).toBe('standard-webhooks');
@@ -219,7 +193,7 @@ describe('Linear', () => {
     });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ event: 'Issue', delivery_id: deliveryId });
-    const run = await agentRun(deliveryId);
+    const run = await gateway.agentRun(deliveryId);
     expect(run.prompt).toContain('linear Issue create: Very small font in tooltip');
     expect(await schemeOf(sent)).toBe('linear');
   });
@@ -260,7 +234,7 @@ describe('generic HMAC and Bearer', () => {
     });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ event: 'deploy', delivery_id: deliveryId });
-    expect((await agentRun(deliveryId)).prompt).toContain('generic deployed');
+    expect((await gateway.agentRun(deliveryId)).prompt).toContain('generic deployed');
     expect(await schemeOf(sent)).toBe('generic');
   });
 
@@ -315,12 +289,7 @@ describe('a route restricted to its schemes', () => {
   });
 
   it('config validate names an unknown scheme and the loaded ones', async () => {
-    const home = makeHome();
-    writeConfig(home, {
-      platforms: {
-        webhook: { extra: { secret: SECRET, routes: { r: { schemes: ['forge', 'svix'] } } } },
-      },
-    });
+    const home = webhookHome({ secret: SECRET, routes: { r: { schemes: ['forge', 'svix'] } } });
     const result = await runCli(['config', 'validate', '--home', home]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('platforms.webhook.extra.routes.r.schemes.1');
@@ -405,7 +374,7 @@ describe("Each sender's pull request: one order key, and the last reviewed head"
       const next = pushed(sender.file, sender.headPath, 'f'.repeat(40));
       const nextId = newDeliveryId();
       expect((await send('pushes', next, sender.headers(nextId, next))).status).toBe(202);
-      expect((await agentRun(nextId)).prompt).toContain(`since [${sender.head}]`);
+      expect((await gateway.agentRun(nextId)).prompt).toContain(`since [${sender.head}]`);
     },
   );
 });

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { stringify } from 'yaml';
+
+// The e2e tests poll with core's one polling helper.
+export { waitFor };
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const cliPath = path.join(repoRoot, 'packages/cli/dist/bin.js');
@@ -157,6 +161,15 @@ export async function startGateway(options: StartOptions = {}): Promise<StartedG
   };
 }
 
+/** The admin listener's URL (`extra.admin`), once the gateway has logged where it listens. */
+export async function adminUrlOf(gateway: StartedGateway): Promise<string> {
+  const port = await waitFor(
+    () => gateway.logLines().find((line) => line.msg === 'admin listening')?.port as number,
+    'the admin listening log line',
+  );
+  return `http://127.0.0.1:${port}`;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -191,19 +204,4 @@ export function runCli(
     });
     child.stdin.end(options.input ?? '');
   });
-}
-
-/** Polls until `check` returns a value that is not undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

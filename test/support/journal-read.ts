@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { DeliveryRecord } from '@webhook-gateway/core';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
 import { runCli } from './gateway.js';
 
@@ -83,11 +84,14 @@ export async function readJournal(home: string): Promise<DeliveryRecord[]> {
 
 /** The journal row of `deliveryId` once it has finished (polls the SQLite file for up to 30 s). */
 export async function finishedRow(home: string, deliveryId: string): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const row = (await readJournal(home)).find((r) => r.deliveryId === deliveryId);
-    if (row && row.status !== 'queued' && row.status !== 'running') return row;
-    if (Date.now() > deadline) throw new Error(`${deliveryId} not finished: ${row?.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let status = 'none';
+  return waitFor(
+    async () => {
+      const row = (await readJournal(home)).find((r) => r.deliveryId === deliveryId);
+      status = row?.status ?? 'none';
+      return status !== 'queued' && status !== 'running' && row;
+    },
+    `${deliveryId} to finish`,
+    { timeoutMs: 30_000, describe: () => `status ${status}` },
+  );
 }

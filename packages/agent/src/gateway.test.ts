@@ -10,6 +10,7 @@ import {
   type DeliveryRecord,
 } from '@webhook-gateway/core';
 import { MemoryStore, createGateway, type Gateway } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventDataMarkers, frameEventData } from './framing.js';
 import agentPlugin, { createAgentPlugin } from './index.js';
@@ -39,20 +40,6 @@ function recordingTarget() {
     },
   });
   return { answers, requests, plugin };
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 let fake: FakeOpenAI;

@@ -1,7 +1,7 @@
 /**
  * Intake first. Accepting a delivery is what a sender waits on (and the forge gives up after
  * 10 s); running it can wait in the journal. So while deliveries pour in and keep this process's
- * event loop nearly always busy, the worker pool starts one run at a time, leaving the CPU to
+ * event loop nearly always busy, the worker pool starts one attempt at a time, leaving the CPU to
  * the receiver, and takes back its full concurrency as soon as the burst is over. A trickle of
  * deliveries, or the workers' own load, never counts as pressure.
  */

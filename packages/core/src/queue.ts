@@ -30,7 +30,7 @@ export type Attempt = (id: string, signal: AbortSignal) => Promise<AttemptOutcom
 
 /** The limits a queue schedules by, read again for each decision (a reload changes them). */
 export interface QueueLimits {
-  /** Agent runs at once, all routes. */
+  /** Attempts under way at once, all routes. */
   concurrency: number;
   /** Per-route limits of the routes that have one. */
   routeConcurrency: Readonly<Record<string, number | undefined>>;

@@ -7,6 +7,7 @@ import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
 import { spendingSince, utcDayStart } from './route-budget.js';
+import { waitFor } from './testing/wait-for.js';
 
 /** A runner that reports 100 tokens per run, as a chat-completions server's usage would. */
 let runs = 0;
@@ -71,11 +72,10 @@ async function deliver(url: string, store: MemoryStore): Promise<DeliveryRecord>
     body: JSON.stringify({ action: 'opened', number: sent }),
   });
   expect(response.status).toBe(202);
-  for (;;) {
+  return waitFor(async () => {
     const [row] = (await store.list({})).filter((r) => r.deliveryId === id);
-    if (row && row.status !== 'queued' && row.status !== 'running') return row;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return row && row.status !== 'queued' && row.status !== 'running' && row;
+  }, `${id} to finish`);
 }
 
 describe('route budgets', () => {

@@ -8,6 +8,7 @@ import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
 import { queueLimits } from './queue.js';
 import { attemptDeps } from './test-support/attempt-deps.js';
+import { waitFor } from './testing/wait-for.js';
 import { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 
 const pools: WorkerPool[] = [];
@@ -73,14 +74,6 @@ function delivery(route: string, deliveryId: string, orderKey: string | null = n
   };
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WorkerPool', () => {
@@ -99,7 +92,10 @@ describe('WorkerPool', () => {
     for (const id of ['a1', 'a2', 'a3']) {
       await submit(delivery('r', id, 'r|o/r|1'));
     }
-    await until(async () => (await store.list({ status: 'delivered' })).length === 3);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 3,
+      '3 delivered',
+    );
     expect(events).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
   });
 
@@ -120,7 +116,10 @@ describe('WorkerPool', () => {
     for (let i = 0; i < 6; i++) {
       await submit(delivery('r', `p${i}`, `r|o/r|${i}`));
     }
-    await until(async () => (await store.list({ status: 'delivered' })).length === 6);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 6,
+      '6 delivered',
+    );
     expect(peak).toBe(2);
   });
 
@@ -141,7 +140,10 @@ describe('WorkerPool', () => {
     for (let i = 0; i < 4; i++) {
       await submit(delivery('narrow', `n${i}`));
     }
-    await until(async () => (await store.list({ status: 'delivered' })).length === 4);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 4,
+      '4 delivered',
+    );
     expect(peak).toBe(1);
   });
 
@@ -153,7 +155,7 @@ describe('WorkerPool', () => {
     });
     await pool.start();
     await submit(delivery('r', 'f1'));
-    await until(async () => (await store.list({ status: 'failed' })).length === 1);
+    await waitFor(async () => (await store.list({ status: 'failed' })).length === 1, '1 failed');
     const [failed] = await store.list({ status: 'failed' });
     expect(calls).toBe(3);
     expect(failed?.attempts).toBe(3);
@@ -170,10 +172,14 @@ describe('WorkerPool', () => {
     });
     await pool.start();
     await submit(delivery('r', 'rp'));
-    await until(async () => (await store.list({ status: 'delivered' })).length === 1);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 1,
+      '1 delivered',
+    );
     await store.replay('rp', Date.now()); // as the CLI does, without telling the pool
-    await until(
+    await waitFor(
       async () => calls === 2 && (await store.list({ status: 'delivered' })).length === 1,
+      'the replay delivered',
     );
   });
 
@@ -200,7 +206,10 @@ describe('WorkerPool', () => {
     }
     expect(mostHeld).toBeLessThanOrEqual(3);
     release();
-    await until(async () => (await store.list({ status: 'delivered' })).length === ids.length);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === ids.length,
+      'every delivery delivered',
+    );
     expect(started).toEqual(ids);
   });
 
@@ -234,12 +243,18 @@ describe('WorkerPool', () => {
       await submit(delivery('r', `s${i}`));
     }
     // Two finished while saturated: the second started after the first, never beside it.
-    await until(async () => (await store.list({ status: 'delivered' })).length >= 2);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length >= 2,
+      'at least 2 delivered',
+    );
     expect(accepts).toBe(12);
     expect(mostRunning).toBe(1);
     saturated = false;
     pool.wake();
-    await until(async () => (await store.list({ status: 'delivered' })).length === 12);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 12,
+      '12 delivered',
+    );
     expect(mostRunning).toBe(4);
   });
 
@@ -269,13 +284,16 @@ describe('WorkerPool', () => {
     };
     // p1 runs and blocks; p2 and p3 fill the pool; p4 waits in the journal.
     await accept('p1');
-    await until(() => Promise.resolve(started.includes('p1')));
+    await waitFor(() => started.includes('p1'), 'p1 to start');
     for (const id of ['p2', 'p3', 'p4']) await accept(id);
     release();
     // The pool makes room and starts reading p4 back; p5 arrives meanwhile.
     await sleep(10);
     await accept('p5');
-    await until(async () => (await store.list({ status: 'delivered' })).length === 5);
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 5,
+      '5 delivered',
+    );
     expect(started).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
   });
 });

@@ -38,7 +38,7 @@ export interface WorkerPoolOptions {
   pollIntervalMs?: number;
   /**
    * Watches whether accepting deliveries saturates this process (default `IntakePressure`):
-   * the pool then starts one run at a time, and takes back its concurrency when it ends.
+   * the pool then starts one attempt at a time, and takes back its concurrency when it ends.
    */
   intake?: IntakeMonitor;
   /** At most this many queued deliveries are held in memory (default `MAX_HELD`). */
@@ -80,7 +80,7 @@ export class WorkerPool implements DeliveryQueue {
     this.intake = options.intake ?? new IntakePressure(() => this.wake());
   }
 
-  /** Puts crashed runs back in the queue, loads every queued delivery and starts polling. */
+  /** Puts crashed attempts back in the queue, loads every queued delivery and starts polling. */
   async start(): Promise<void> {
     const recovered = await this.options.store.recover();
     if (recovered > 0)
@@ -138,7 +138,7 @@ export class WorkerPool implements DeliveryQueue {
     if (timedOut) {
       this.options.log.warn(
         { running: this.running.size },
-        'stop timed out; interrupted runs will be requeued at the next start',
+        'stop timed out; interrupted attempts will be requeued at the next start',
       );
       for (const item of this.running.values()) item.abort.abort(new Error('gateway stopping'));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);

@@ -21,6 +21,11 @@ export function sendText(
   ctx.set('Content-Type', contentType);
 }
 
+/** 404 in plain text, saying what is missing. */
+export function notFound(ctx: Context, what = 'Not found'): void {
+  sendText(ctx, 404, `${what}\n`);
+}
+
 /** A static asset (the stylesheet, the script): it holds no data, so it may be cached. */
 export function sendAsset(ctx: Context, contentType: string, body: string): void {
   ctx.set('Cache-Control', 'no-cache');

@@ -1,6 +1,11 @@
 /** Everything the admin listener reads from a request passes one of these schemas first. */
+import type { RouterContext } from '@koa/router';
 import { DELIVERY_STATUSES } from '@webhook-gateway/core';
+import type { Context } from 'koa';
 import { z } from 'zod';
+
+/** A request the admin listener cannot read: answered 400 with the message. */
+export class BadRequestError extends Error {}
 
 /** An empty form field means "no filter". */
 const optionalText = (max: number) =>
@@ -19,6 +24,9 @@ export const deliveriesQuerySchema = z.object({
     .transform((value) => (value === '' ? undefined : value)),
 });
 export type DeliveriesQuery = z.infer<typeof deliveriesQuerySchema>;
+
+/** `?replayed=1` of a delivery's page: it says the replay was queued. */
+export const deliveryQuerySchema = z.object({ replayed: z.literal('1').optional() });
 
 /** `?window=…` of the overview page: the span of its hourly chart (24 h unless given). */
 export const overviewQuerySchema = z.object({
@@ -42,7 +50,7 @@ export const csrfFormSchema = z.object({
 });
 
 /** A journal id (or the sender's delivery id) from a path. */
-export const deliveryIdSchema = z.string().min(1).max(200);
+const deliveryIdSchema = z.string().min(1).max(200);
 
 /** The statuses a filter may name, in the order the select lists them. */
 export const deliveryStatuses: readonly string[] = DELIVERY_STATUSES;
@@ -50,6 +58,24 @@ export const deliveryStatuses: readonly string[] = DELIVERY_STATUSES;
 /** A query string or form body as a plain object (repeated keys: the last wins). */
 export function paramsObject(params: URLSearchParams): Record<string, string> {
   return Object.fromEntries(params.entries());
+}
+
+/** The query string as a plain object (repeated keys: the last wins). */
+export function queryOf(ctx: Context): Record<string, string> {
+  return paramsObject(new URLSearchParams(ctx.querystring));
+}
+
+/** The `:id` of a path, checked. */
+export function deliveryIdParam(ctx: RouterContext): string {
+  // The router hands a malformed escape on undecoded; `:id` is the path's only part that varies.
+  try {
+    decodeURIComponent(ctx.path);
+  } catch {
+    throw new BadRequestError('malformed path');
+  }
+  const parsed = deliveryIdSchema.safeParse(ctx.params.id);
+  if (!parsed.success) throw new BadRequestError('malformed delivery id');
+  return parsed.data;
 }
 
 /**

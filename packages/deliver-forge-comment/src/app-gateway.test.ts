@@ -5,26 +5,14 @@
  * 50 deliveries to one repository (1) and to 5 repositories (5), with the permissions asked.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import {
-  definePlugin,
-  parseConfig,
-  type DeliveryRecord,
-  type JsonObject,
-} from '@webhook-gateway/core';
-import {
-  createGateway,
-  createLogger,
-  MemoryStore,
-  type Gateway,
-} from '@webhook-gateway/core/runtime';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import plugin from './index.js';
+import type { JsonObject } from '@webhook-gateway/core';
+import { createLogger } from '@webhook-gateway/core/runtime';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commentMarker } from './living-comment.js';
 import { appKeyPair, writeAppKey } from './test-support/app-key.js';
-import { isolateEnv } from './test-support/env.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
+import { useGhGateway } from './test-support/gh-gateway.js';
 import { fixture } from './test-support/requests.js';
 import { trustFakeForge } from './test-support/trust-fake-forge.js';
 
@@ -32,20 +20,7 @@ const APP_ID = 4242;
 const INSTALLATION = 77;
 const REPOS = ['acme/alpha', 'acme/beta', 'acme/gamma', 'acme/delta', 'acme/epsilon'];
 
-const echoRunner = definePlugin({
-  name: 'test-echo-runner',
-  setup({ hooks }) {
-    hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => ({
-      answer: `reviewed ${request.delivery.deliveryId}`,
-    }));
-  },
-});
-
 let forge: FakeForgeApi;
-let home: string;
-let store: MemoryStore;
-let gateway: Gateway | undefined;
-let restoreEnv: () => void;
 let untrust: () => void;
 let logger: ReturnType<typeof createLogger>;
 
@@ -65,67 +40,30 @@ afterAll(async () => {
   await forge.close();
 });
 
+const gh = useGhGateway({
+  certFile: () => forge.certFile,
+  answer: (request) => `reviewed ${request.delivery.deliveryId}`,
+});
 beforeEach(() => {
-  restoreEnv = isolateEnv();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-app-gateway-'));
-  process.env.GH_CONFIG_DIR = path.join(home, 'gh-config');
-  process.env.SSL_CERT_FILE = forge.certFile;
-  store = new MemoryStore();
   forge.app?.exchanges.splice(0);
 });
 
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-  fs.rmSync(home, { recursive: true, force: true });
-  restoreEnv();
-});
-
 async function startGateway(route: Record<string, unknown> = {}): Promise<string> {
-  const config = parseConfig(
-    {
-      agent: { runner: 'echo' },
-      platforms: {
-        webhook: {
-          extra: {
-            host: '127.0.0.1',
-            port: 0,
-            concurrency: 8,
-            rate_limit: 1000,
-            max_attempts: 2,
-            retry_backoff_ms: 10,
-            routes: {
-              app: {
-                secret: 'INSECURE_NO_AUTH',
-                deliver: 'forge_comment',
-                ...route,
-              },
-            },
-          },
-        },
-        forge: {
-          api_url: forge.apiUrl,
-          app: { app_id: APP_ID, private_key_file: writeAppKey(home) },
-          timeout_s: 30,
-        },
-      },
+  logger = createLogger({ home: gh.home, level: 'debug', tty: false });
+  return gh.start({
+    route: 'app',
+    extra: {
+      concurrency: 8,
+      rate_limit: 1000,
+      routes: { app: { secret: 'INSECURE_NO_AUTH', deliver: 'forge_comment', ...route } },
     },
-    {},
-    [plugin],
-  );
-  logger = createLogger({ home, level: 'debug', tty: false });
-  gateway = await createGateway({
-    config,
-    home,
-    store,
+    forge: {
+      api_url: forge.apiUrl,
+      app: { app_id: APP_ID, private_key_file: writeAppKey(gh.home) },
+      timeout_s: 30,
+    },
     log: logger.log,
-    plugins: [
-      { plugin, options: undefined },
-      { plugin: echoRunner, options: undefined },
-    ],
   });
-  const { port } = await gateway.start();
-  return `http://127.0.0.1:${port}/webhooks/app`;
 }
 
 /** The opened-pull-request fixture for `repo` (`owner/name`) from the App's installation. */
@@ -154,18 +92,6 @@ async function post(url: string, event: string, payload: JsonObject): Promise<nu
   return response.status;
 }
 
-/** Waits until `count` deliveries are journaled and none is queued or running. */
-async function allFinished(count: number): Promise<DeliveryRecord[]> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const records = await store.list({ limit: 1000 });
-    const open = records.filter((r) => r.status === 'queued' || r.status === 'running');
-    if (records.length >= count && open.length === 0) return records;
-    if (Date.now() > deadline) throw new Error(`${open.length} of ${records.length} still open`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const COMMENT_PERMISSIONS = { contents: 'read', pull_requests: 'write' };
 
 describe('a gateway installed as a GitHub App', () => {
@@ -178,7 +104,7 @@ describe('a gateway installed as a GitHub App', () => {
         Array.from({ length: 50 }, () => post(url, 'pull_request', pullRequestOn('acme/alpha'))),
       );
       expect(statuses.every((status) => status === 202)).toBe(true);
-      const records = await allFinished(50);
+      const records = await gh.finished(50, 120_000);
       expect(records.map((r) => r.status)).toEqual(Array(50).fill('delivered'));
       expect(forge.comments('acme/alpha', 2)).toHaveLength(50);
       expect(forge.app?.exchanges).toEqual([
@@ -190,10 +116,9 @@ describe('a gateway installed as a GitHub App', () => {
         },
       ]);
       // No key, JWT or token in the log at debug level.
-      await gateway?.stop();
-      gateway = undefined;
+      await gh.stop();
       logger.flush();
-      const log = fs.readFileSync(path.join(home, 'logs', 'gateway.log'), 'utf8');
+      const log = fs.readFileSync(path.join(gh.home, 'logs', 'gateway.log'), 'utf8');
       expect(log).toContain('posted the answer as a pull request comment');
       expect(log).not.toMatch(/ghs_|eyJ|PRIVATE KEY/);
     },
@@ -209,7 +134,7 @@ describe('a gateway installed as a GitHub App', () => {
           post(url, 'pull_request', pullRequestOn(REPOS[i % 5] ?? '')),
         ),
       );
-      await allFinished(50);
+      await gh.finished(50, 120_000);
       const exchanges = forge.app?.exchanges ?? [];
       expect(exchanges).toHaveLength(5);
       expect(exchanges.map((e) => e.repositories).sort()).toEqual(
@@ -225,7 +150,7 @@ describe('a gateway installed as a GitHub App', () => {
   it('asks issues: write too for the living comment, which goes through the issues API', async () => {
     const url = await startGateway({ deliver_extra: { mode: 'update' } });
     await post(url, 'pull_request', pullRequestOn('acme/beta'));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'delivered' });
     expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
       { ...COMMENT_PERMISSIONS, issues: 'write' },
@@ -241,9 +166,9 @@ describe('a gateway installed as a GitHub App', () => {
     const quoted = `${commentMarker('app')}\nquoting the bot: looks good`;
     comments.push({ id: 1, body: quoted, user: { login: 'alice', type: 'User' } });
     await post(url, 'pull_request', pullRequestOn('acme/gamma'));
-    await allFinished(1);
+    await gh.finished(1);
     await post(url, 'pull_request', pullRequestOn('acme/gamma'));
-    const records = await allFinished(2);
+    const records = await gh.finished(2);
     expect(records.map((r) => r.status)).toEqual(['delivered', 'delivered']);
     const [newest] = [...records].sort((a, b) => b.seq - a.seq);
     // The person's comment is untouched; the bot posted one comment and then edited it.
@@ -258,7 +183,7 @@ describe('a gateway installed as a GitHub App', () => {
   it('fails a delivery without installation.id as "not an App delivery", without retrying', async () => {
     const url = await startGateway();
     await post(url, 'pull_request', pullRequestOn('acme/alpha', null));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'failed' });
     expect(record?.attempts).toBe(1);
     expect(record?.lastError).toMatch(/not an App delivery/);
@@ -268,7 +193,7 @@ describe('a gateway installed as a GitHub App', () => {
   it('fails at once when the installation is unknown (404), naming it and the forge’s message', async () => {
     const url = await startGateway();
     await post(url, 'pull_request', pullRequestOn('acme/alpha', { id: 999 }));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'failed' });
     expect(record?.attempts).toBe(1);
     expect(record?.lastError).toMatch(/installation 999.*HTTP 404: Not Found/);
@@ -277,7 +202,7 @@ describe('a gateway installed as a GitHub App', () => {
   it('fails at once on a repository outside the installation (422)', async () => {
     const url = await startGateway();
     await post(url, 'pull_request', pullRequestOn('other/elsewhere'));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'failed' });
     expect(record?.attempts).toBe(1);
     expect(record?.lastError).toMatch(
@@ -289,7 +214,7 @@ describe('a gateway installed as a GitHub App', () => {
     const url = await startGateway();
     forge.app?.failExchanges(401, 'A JSON web token could not be decoded');
     await post(url, 'pull_request', pullRequestOn('acme/alpha'));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'failed' });
     expect(record?.attempts).toBe(1);
     expect(record?.lastError).toMatch(
@@ -301,7 +226,7 @@ describe('a gateway installed as a GitHub App', () => {
     const url = await startGateway({ max_attempts: 3 });
     forge.app?.failExchanges(502, 'Server Error', 1);
     await post(url, 'pull_request', pullRequestOn('acme/alpha'));
-    const [record] = await allFinished(1);
+    const [record] = await gh.finished(1);
     expect(record).toMatchObject({ status: 'delivered' });
     expect(forge.app?.exchanges.map((e) => e.status)).toEqual([502, 201]);
   });
@@ -348,6 +273,6 @@ describe('a gateway installed as a GitHub App', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'ignored', reason: 'installation' });
-    expect(await store.list({})).toEqual([]);
+    expect(await gh.store.list({})).toEqual([]);
   });
 });

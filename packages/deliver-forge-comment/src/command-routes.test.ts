@@ -2,43 +2,15 @@
  * Command routes inside a whole gateway, with the real `gh` asking a GitHub-API-compatible fake
  * over TLS: who the gateway is (loop guard), and whether the commenter may run the agent.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  definePlugin,
-  parseConfig,
-  silentLogger,
-  type DeliveryRecord,
-  type JsonObject,
-} from '@webhook-gateway/core';
-import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import plugin from './index.js';
-import { isolateEnv } from './test-support/env.js';
+import type { JsonObject } from '@webhook-gateway/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-access.js';
+import { useGhGateway } from './test-support/gh-gateway.js';
 import { fixture } from './test-support/requests.js';
 
 const TOKEN = 'ghs_test_token_for_the_fake';
 
-/** A runner that counts its runs and answers with the prompt it got. */
-let runs = 0;
-const echoRunner = definePlugin({
-  name: 'test-echo-runner',
-  setup({ hooks }) {
-    hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => {
-      runs++;
-      return { answer: request.prompt };
-    });
-  },
-});
-
 let api: FakeForgeApi;
-let home: string;
-let store: MemoryStore;
-let gateway: Gateway | undefined;
-let restoreEnv: () => void;
-
 beforeAll(async () => {
   api = await startFakeForgeApi({
     login: 'review-gateway',
@@ -48,64 +20,35 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** The agent's runs: it answers with the prompt it got. */
+let runs = 0;
+const gh = useGhGateway({
+  certFile: () => api.certFile,
+  answer: (request) => {
+    runs++;
+    return request.prompt;
+  },
+});
 beforeEach(() => {
-  restoreEnv = isolateEnv();
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-command-routes-'));
-  // The real gh: its own empty config, trusting the fake's certificate.
-  process.env.GH_CONFIG_DIR = path.join(home, 'gh-config');
-  process.env.SSL_CERT_FILE = api.certFile;
-  store = new MemoryStore();
   runs = 0;
   api.setDown(false);
 });
 
-afterEach(async () => {
-  await gateway?.stop();
-  gateway = undefined;
-  fs.rmSync(home, { recursive: true, force: true });
-  restoreEnv();
-});
-
-async function startGateway(route: Record<string, unknown> = {}): Promise<string> {
-  const config = parseConfig(
-    {
-      agent: { runner: 'echo' },
-      platforms: {
-        webhook: {
-          extra: {
-            host: '127.0.0.1',
-            port: 0,
-            max_attempts: 2,
-            retry_backoff_ms: 10,
-            routes: {
-              review: {
-                secret: 'INSECURE_NO_AUTH',
-                commands: ['/review', '@review-gateway'],
-                prompt:
-                  'cmd={_gateway.command.name} args={_gateway.command.args} pr={issue.number}',
-                ...route,
-              },
-            },
-          },
+function startGateway(route: Record<string, unknown> = {}): Promise<string> {
+  return gh.start({
+    route: 'review',
+    extra: {
+      routes: {
+        review: {
+          secret: 'INSECURE_NO_AUTH',
+          commands: ['/review', '@review-gateway'],
+          prompt: 'cmd={_gateway.command.name} args={_gateway.command.args} pr={issue.number}',
+          ...route,
         },
-        forge: { cli: 'gh', host: api.host, token: TOKEN, timeout_s: 20 },
       },
     },
-    {},
-    [plugin],
-  );
-  gateway = await createGateway({
-    config,
-    home,
-    store,
-    log: silentLogger(),
-    plugins: [
-      { plugin, options: undefined },
-      { plugin: echoRunner, options: undefined },
-    ],
+    forge: { cli: 'gh', host: api.host, token: TOKEN, timeout_s: 20 },
   });
-  const { port } = await gateway.start();
-  return `http://127.0.0.1:${port}/webhooks/review`;
 }
 
 /** The recorded comment on a pull request, with another author and body. */
@@ -132,15 +75,11 @@ async function post(url: string, payload: JsonObject): Promise<{ status: number;
   return { status: response.status, body: await response.json() };
 }
 
-/** Waits until the only journaled delivery is finished. */
-async function finished(): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const [record] = await store.list({});
-    if (record && record.status !== 'queued' && record.status !== 'running') return record;
-    if (Date.now() > deadline) throw new Error(`not finished: ${record?.status ?? 'none'}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** The only journaled delivery, once it is finished. */
+async function finished() {
+  const [record] = await gh.finished(1);
+  if (!record) throw new Error('no delivery journaled');
+  return record;
 }
 
 describe('command routes with the real gh', () => {
@@ -181,7 +120,7 @@ describe('command routes with the real gh', () => {
     const url = await startGateway();
     await post(url, comment('maintainer', '/review one'));
     await finished();
-    await store.prune(Date.now() + 1, Date.now() + 1);
+    await gh.store.prune(Date.now() + 1, Date.now() + 1);
     await post(url, comment('maintainer', '/review two'));
     await finished();
     expect(runs).toBe(2);
@@ -223,6 +162,6 @@ describe('command routes with the real gh', () => {
     ).toMatchObject({ reason: 'self' });
     expect(await ignored(comment('ci', '/review', 'Bot'))).toMatchObject({ reason: 'bot' });
     expect(await ignored(comment('writer', 'nice work'))).toMatchObject({ reason: 'command' });
-    expect(await store.list({})).toEqual([]);
+    expect(await gh.store.list({})).toEqual([]);
   });
 });

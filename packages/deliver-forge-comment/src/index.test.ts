@@ -2,13 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  definePlugin,
-  parseConfig,
-  silentLogger,
-  type DeliveryRecord,
-} from '@webhook-gateway/core';
+import { definePlugin, parseConfig, silentLogger } from '@webhook-gateway/core';
 import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
+import { waitForDelivery } from '@webhook-gateway/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import plugin, { DELIVER_FORGE_COMMENT_PLUGIN_NAME } from './index.js';
 import { createFakeCli, GH_STDERR, type FakeCli } from './test-support/fake-cli.js';
@@ -117,18 +113,6 @@ async function post(url: string, body: Buffer, headers: Record<string, string>):
   return response.status;
 }
 
-/** Waits until the only journaled delivery is finished (delivered or failed). */
-async function finished(): Promise<DeliveryRecord> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const [record] = await store.list({});
-    if (record && (record.status === 'delivered' || record.status === 'failed')) return record;
-    if (Date.now() > deadline)
-      throw new Error(`delivery not finished: ${record?.status ?? 'none'}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
   it('posts the agent answer of a pull_request webhook as a PR comment through gh', async () => {
     const base = await startGateway();
@@ -138,7 +122,7 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
       { 'X-Forge-Event': 'pull_request', 'X-Forge-Delivery': 'gw-forge-1' },
     );
     expect(status).toBe(202);
-    const record = await finished();
+    const record = await waitForDelivery(store, 15_000);
     expect(record).toMatchObject({ status: 'delivered', answer: ANSWER });
     expect(gh.calls()).toEqual([
       {
@@ -159,7 +143,7 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
       { 'X-Altforge-Event': 'Merge Request Hook', 'Idempotency-Key': 'gw-altforge-1' },
     );
     expect(status).toBe(202);
-    expect(await finished()).toMatchObject({ status: 'delivered' });
+    expect(await waitForDelivery(store, 15_000)).toMatchObject({ status: 'delivered' });
     expect(glab.calls()).toEqual([
       // At start: who the gateway is on the altforge (mr_reviews takes every event, notes too).
       { argv: ['api', 'user'], stdin: '', env: { GITLAB_HOST: 'gitlab.example.com' } },
@@ -180,7 +164,7 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
       'X-Altforge-Event': 'Merge Request Hook',
       'Idempotency-Key': 'gw-altforge-2',
     });
-    expect(await finished()).toMatchObject({ status: 'delivered' });
+    expect(await waitForDelivery(store, 15_000)).toMatchObject({ status: 'delivered' });
     const calls = glab
       .calls()
       .map((call) => [call.argv.slice(0, 2).join(' '), call.env.GITLAB_TOKEN]);
@@ -199,7 +183,7 @@ describe(DELIVER_FORGE_COMMENT_PLUGIN_NAME, () => {
       'X-Forge-Event': 'pull_request',
       'X-Forge-Delivery': 'gw-forge-2',
     });
-    const record = await finished();
+    const record = await waitForDelivery(store, 15_000);
     expect(record.status).toBe('failed');
     expect(record.lastError).toContain(
       'forge_comment: pull request #2 of Codertocat/Hello-World was not found',

@@ -4,7 +4,6 @@ import { runReconcilePass } from './reconcile-pass.js';
 import { createFakeGlab, type FakeGlab } from './test-support/fake-glab.js';
 import { freePort } from './test-support/free-port.js';
 import { startReconcileGateway, type ReconcileGateway } from './test-support/gateway.js';
-import { waitFor } from './test-support/wait.js';
 import { settingsIn, type GatewayConfig } from '@webhook-gateway/core';
 import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
 
@@ -66,11 +65,7 @@ describe('reconcile with the altforge through glab', () => {
       payload: mergeRequest(5),
       failedWith: '503',
     });
-    await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 2,
-      'the reached ones to run',
-    );
+    await g.delivered(2, 'the reached ones to run');
 
     const first = await runReconcilePass({
       config: g.config,
@@ -87,11 +82,7 @@ describe('reconcile with the altforge through glab', () => {
       failed: 0,
       redeliveredGuids: ['mr-missed-1', 'mr-missed-2', 'mr-missed-3'],
     });
-    const delivered = await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 5,
-      'the resent ones to run',
-    );
+    const delivered = await g.delivered(5, 'the resent ones to run');
     expect(delivered.map((r) => r.deliveryId).sort()).toEqual([
       'mr-missed-1',
       'mr-missed-2',

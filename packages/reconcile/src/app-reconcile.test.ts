@@ -6,6 +6,7 @@
  * gateway. Repository hooks are still read through the real `gh`, at `platforms.forge.api_url`.
  */
 import { settingsIn, type GatewayConfig } from '@webhook-gateway/core';
+import { waitFor } from '@webhook-gateway/core/testing';
 import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runReconcilePass } from './reconcile-pass.js';
@@ -13,7 +14,6 @@ import { makeTestApp, trustFakeForge, type TestApp } from './test-support/app-ke
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { freePort } from './test-support/free-port.js';
 import { startReconcileGateway, type ReconcileGateway } from './test-support/gateway.js';
-import { waitFor } from './test-support/wait.js';
 
 const forgesOf = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
 
@@ -144,22 +144,14 @@ describe('reconcile in GitHub App mode', () => {
         await missedAppDeliveries(3, 'down');
       },
     });
-    await waitFor(
-      async () => g.passes.length,
-      (n) => n === 1,
-      'the first pass',
-    );
+    await waitFor(() => g.passes.length === 1, 'the first pass', { timeoutMs: 20_000 });
     expect(g.passes[0]?.routes.find((r) => r.route === 'app')).toMatchObject({
       listed: 3,
       journaled: 0,
       redelivered: 3,
       failed: 0,
     });
-    await waitFor(
-      () => g.store.list({ status: 'delivered', route: 'app' }),
-      (rows) => rows.length === 3,
-      'the redeliveries to run',
-    );
+    await g.delivered(3, 'the redeliveries to run');
     expect([...g.runs.entries()].sort()).toEqual([
       ['down-1', 1],
       ['down-2', 1],
@@ -210,11 +202,7 @@ describe('reconcile in GitHub App mode', () => {
       ]),
     );
     await forge.settled();
-    await waitFor(
-      () => g.store.list({ status: 'delivered', route: 'app' }),
-      (rows) => rows.length === 6,
-      'the redeliveries to run',
-    );
+    await g.delivered(6, 'the redeliveries to run');
     for (const guid of [...missed, 'reached']) expect(g.runs.get(guid)).toBe(1);
   });
 
@@ -268,10 +256,6 @@ describe('reconcile in GitHub App mode', () => {
     );
     expect(forge.appRequests().every((c) => c.accepted)).toBe(true);
     await forge.settled();
-    await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 2,
-      'both redeliveries to run',
-    );
+    await g.delivered(2, 'both redeliveries to run');
   });
 });

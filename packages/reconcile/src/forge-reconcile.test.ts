@@ -7,8 +7,8 @@ import { runReconcilePass } from './reconcile-pass.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { freePort } from './test-support/free-port.js';
 import { startReconcileGateway, type ReconcileGateway } from './test-support/gateway.js';
-import { waitFor } from './test-support/wait.js';
 import { settingsIn, type GatewayConfig } from '@webhook-gateway/core';
+import { waitFor } from '@webhook-gateway/core/testing';
 import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
 
 const forgesOf = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
@@ -162,11 +162,7 @@ async function seedLog(g: ReconcileGateway) {
     failedWith: 502,
   });
   // The four that did reach the gateway are journaled and run once each.
-  await waitFor(
-    () => g.store.list({ status: 'delivered' }),
-    (rows) => rows.length === 4,
-    'the four reached deliveries to run',
-  );
+  await g.delivered(4, 'the four reached deliveries to run');
 }
 
 const MISSED = ['missed-502-a', 'missed-0-a', 'missed-502-b', 'missed-0-b'];
@@ -203,11 +199,7 @@ describe('reconcile with the forge through gh', () => {
     ).toBe(true);
 
     await forge.settled();
-    const delivered = await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 8,
-      'the redeliveries to run',
-    );
+    const delivered = await g.delivered(8, 'the redeliveries to run');
     expect(delivered.map((r) => r.deliveryId).sort()).toEqual(
       [...MISSED, 'reached-1', 'reached-2', 'reached-3', 'journaled-but-timed-out'].sort(),
     );
@@ -282,11 +274,7 @@ describe('reconcile with the forge through gh', () => {
     expect(pass.routes[0]).toMatchObject({ redelivered: 1, redeliveredGuids: ['org-missed'] });
     expect(forge.requests()).toContain('GET /api/v3/orgs/acme/hooks/9/deliveries?per_page=100');
     await forge.settled();
-    await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 1,
-      'it to run',
-    );
+    await g.delivered(1, 'it to run');
   });
 
   it('the gateway reconciles at start: the missed deliveries run once, the pass is reported', async () => {
@@ -309,11 +297,9 @@ describe('reconcile with the forge through gh', () => {
       extra: { reconcile_interval_s: 3600 },
     });
     const g = gateway;
-    await waitFor(
-      async () => g.passes.length,
-      (n) => n === 1,
-      'the first pass',
-    );
+    await waitFor(() => g.passes.length === 1, 'the first pass', {
+      describe: () => `${g.passes.length} passes`,
+    });
     expect(g.passes[0]?.routes[0]).toMatchObject({
       route: 'reviews',
       listed: 3,
@@ -321,11 +307,7 @@ describe('reconcile with the forge through gh', () => {
       redelivered: 3,
       failed: 0,
     });
-    await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 3,
-      'the redeliveries to run',
-    );
+    await g.delivered(3, 'the redeliveries to run');
     expect([...g.runs.entries()].sort()).toEqual([
       ['down-1', 1],
       ['down-2', 1],
@@ -398,11 +380,7 @@ describe('reconcile failures are reported, not thrown', () => {
       redeliveredGuids: ['later-1', 'later-2'],
     });
     await forge.settled();
-    await waitFor(
-      () => g.store.list({ status: 'delivered' }),
-      (rows) => rows.length === 2,
-      'both to run',
-    );
+    await g.delivered(2, 'both to run');
   });
 
   it('a token the forge refuses is reported as not authenticated, with what to do', async () => {

@@ -1,9 +1,9 @@
 import { silentLogger } from '@webhook-gateway/core';
 import { MemoryStore } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { periodicReconcile, RECONCILE_LEASE, type PeriodicReconcile } from './periodic.js';
 import type { PassResult } from './reconcile-pass.js';
-import { waitFor } from './test-support/wait.js';
 
 const EMPTY_PASS: PassResult = { startedAt: 0, finishedAt: 1, routes: [] };
 
@@ -38,11 +38,9 @@ describe('periodicReconcile', () => {
       onPass: (result) => void passes.push(result),
     });
     periodic.start();
-    await waitFor(
-      async () => passes.length,
-      (n) => n === 1,
-      'the first pass',
-    );
+    await waitFor(() => passes.length === 1, 'the first pass', {
+      describe: () => `${passes.length} passes`,
+    });
   });
 
   it('leaves the pass to the gateway that holds the lease of a shared store', async () => {
@@ -59,11 +57,9 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(
-      async () => store.asked,
-      (asked) => asked.length === 1,
-      'the lease to be asked for',
-    );
+    await waitFor(() => store.asked.length === 1, 'the lease to be asked for', {
+      describe: () => `asked ${JSON.stringify(store.asked)}`,
+    });
     await periodic.stop();
     expect(store.asked).toEqual([RECONCILE_LEASE]);
     expect(ran).toBe(0);
@@ -82,11 +78,9 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(
-      async () => ran,
-      (n) => n === 2,
-      'the early second pass',
-    );
+    await waitFor(() => ran === 2, 'the early second pass', {
+      describe: () => `${ran} passes`,
+    });
   });
 
   it('keeps going after a pass that threw', async () => {
@@ -104,10 +98,8 @@ describe('periodicReconcile', () => {
       onPass: () => undefined,
     });
     periodic.start();
-    await waitFor(
-      async () => ran,
-      (n) => n >= 2,
-      'a pass after the failed one',
-    );
+    await waitFor(() => ran >= 2, 'a pass after the failed one', {
+      describe: () => `${ran} passes`,
+    });
   });
 });

@@ -9,6 +9,7 @@ import {
   type GatewayRole,
 } from '@webhook-gateway/core/runtime';
 import type { DeliveryQueue } from '@webhook-gateway/core/store-kit';
+import { waitFor } from '@webhook-gateway/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from './redis-store.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';
@@ -80,14 +81,6 @@ async function receive(store: RedisStore, queue: DeliveryQueue, overrides = {}) 
   return result.record;
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const statusOf = async (store: RedisStore, id: string) => (await store.get(id))?.status;
 const fast = { busyDelayMs: 20, sweepIntervalMs: 60_000 };
@@ -98,7 +91,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     const queue = queueOn(store, async () => 'LGTM');
     await queue.start();
     const record = await receive(store, queue);
-    await until(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
+    await waitFor(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
     expect(await store.get(record.id)).toMatchObject({ attempts: 1, answer: 'LGTM' });
   });
 
@@ -123,7 +116,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
       'worker',
     );
     await worker.start();
-    await until(async () => (await statusOf(receiverStore, record.id)) === 'delivered', 'run');
+    await waitFor(async () => (await statusOf(receiverStore, record.id)) === 'delivered', 'run');
     expect(ran).toEqual([record.id]);
   });
 
@@ -137,7 +130,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     });
     await queue.start();
     const record = await receive(store, queue);
-    await until(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
+    await waitFor(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
     const read = await store.get(record.id);
     expect(read?.attempts).toBe(3);
     expect(read?.attemptLog.map((a) => a.error)).toEqual(['flaky 1', 'flaky 2', null]);
@@ -150,12 +143,12 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     });
     await queue.start();
     const record = await receive(store, queue, { maxAttempts: 2, deliveryId: 'd-fail' });
-    await until(async () => (await statusOf(store, record.id)) === 'failed', 'failed');
+    await waitFor(async () => (await statusOf(store, record.id)) === 'failed', 'failed');
     expect(await store.get(record.id)).toMatchObject({ attempts: 2, lastError: 'agent exploded' });
     expect((await store.accept(newDelivery({ deliveryId: 'd-fail' }), HOUR_MS)).accepted).toBe(
       true,
     );
-    await until(
+    await waitFor(
       async () => (await store.jobs.state(`${record.id}.${record.seq}`)) !== 'active',
       'the job to end',
     );
@@ -181,7 +174,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     const ids = ['pr-1', 'pr-2', 'pr-3', 'pr-4', 'pr-5'];
     const records = [];
     for (const deliveryId of ids) records.push(await receive(first, receiver, { deliveryId }));
-    await until(
+    await waitFor(
       async () => (await first.list({ status: 'delivered' })).length === ids.length,
       'all delivered',
     );
@@ -207,7 +200,10 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     await queue.start();
     await receive(store, queue, { deliveryId: 'first' });
     await receive(store, queue, { deliveryId: 'second' });
-    await until(async () => (await store.list({ status: 'delivered' })).length === 2, 'delivered');
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 2,
+      'delivered',
+    );
     expect(events).toEqual(['first', 'first', 'second']);
   });
 
@@ -230,7 +226,10 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     for (let n = 1; n <= 3; n++) {
       await receive(store, queue, { orderKey: `reviews|octo/repo|${n}` });
     }
-    await until(async () => (await store.list({ status: 'delivered' })).length === 3, 'delivered');
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 3,
+      'delivered',
+    );
     expect(most).toBeGreaterThan(1);
   });
 
@@ -252,7 +251,10 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     const receiver = queueOn(first, run, extra, 'receiver');
     await Promise.all([a.start(), b.start()]);
     for (let i = 0; i < 6; i++) await receive(first, receiver, { orderKey: null });
-    await until(async () => (await first.list({ status: 'delivered' })).length === 6, 'delivered');
+    await waitFor(
+      async () => (await first.list({ status: 'delivered' })).length === 6,
+      'delivered',
+    );
     expect(most).toBe(1);
     expect(await first.client.exists(first.keys.routeLeases('reviews'))).toBe(0);
   });
@@ -263,7 +265,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     if (!accepted.accepted) throw new Error('expected the delivery to be accepted');
     const queue = queueOn(store, async () => 'ok');
     await queue.start();
-    await until(async () => (await statusOf(store, accepted.record.id)) === 'delivered', 'run');
+    await waitFor(async () => (await statusOf(store, accepted.record.id)) === 'delivered', 'run');
   });
 
   it('skips the old job of a replayed row: it runs once, under its new seq', async () => {
@@ -278,8 +280,8 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
       return 'ok';
     });
     await worker.start();
-    await until(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
-    await until(
+    await waitFor(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
+    await waitFor(
       async () => (await store.jobs.state(`${record.id}.${record.seq}`)) !== 'waiting',
       'the stale job to be taken',
     );
@@ -299,7 +301,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     });
     await queue.enqueue(accepted.record);
     await queue.start();
-    await until(async () => (await statusOf(store, accepted.record.id)) === 'failed', 'failed');
+    await waitFor(async () => (await statusOf(store, accepted.record.id)) === 'failed', 'failed');
     expect((await store.get(accepted.record.id))?.lastError).toBe(LOST_LAST_ATTEMPT_ERROR);
     expect(runs).toBe(0);
   });
@@ -315,7 +317,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     );
     await stopping.start();
     const record = await receive(store, stopping);
-    await until(async () => stopping.runningCount === 1, 'the attempt to start');
+    await waitFor(async () => stopping.runningCount === 1, 'the attempt to start');
     await stopping.stop(50);
     const read = await store.get(record.id);
     expect(read?.status).toBe('queued');
@@ -323,7 +325,7 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
 
     const next = queueOn(store, async () => 'done');
     await next.start();
-    await until(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
+    await waitFor(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
   });
 
   it('counts queued deliveries across processes, lazily', async () => {
@@ -332,6 +334,6 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     await receive(store, receiver);
     await receive(store, receiver);
     expect(receiver.queuedCount).toBe(0);
-    await until(() => receiver.queuedCount === 2, 'the count to be read');
+    await waitFor(() => receiver.queuedCount === 2, 'the count to be read');
   });
 });

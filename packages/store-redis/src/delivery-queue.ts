@@ -19,10 +19,10 @@ import { QUEUE_NAME } from './keys.js';
 import { addMissingJobs } from './reconcile.js';
 import type { QueueJournal } from './queue-journal.js';
 import { LOST_LAST_ATTEMPT_ERROR } from './row-changes.js';
-import { claimRunSlot, releaseRunSlot, renewRunSlot } from './run-slot.js';
+import { claimAttemptSlot, releaseAttemptSlot, renewAttemptSlot } from './attempt-slot.js';
 
 /** What a running attempt holds: its route lease (when the route has a limit). */
-interface RunSlot {
+interface AttemptSlot {
   id: string;
   route: string;
   leaseMs: number;
@@ -146,7 +146,7 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     this.workerConnection = undefined;
   }
 
-  /** One job: check the row, take its run slot, run one attempt, schedule what comes next. */
+  /** One job: check the row, take its attempt slot, make one attempt, schedule what comes next. */
   private async process(job: Job<DeliveryJobData>, token: string | undefined): Promise<void> {
     const data = jobDataSchema.safeParse(job.data);
     if (!data.success) {
@@ -176,13 +176,13 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     if (this.worker && this.worker.concurrency !== limits.concurrency) {
       this.worker.concurrency = limits.concurrency;
     }
-    const slot: RunSlot = {
+    const slot: AttemptSlot = {
       id,
       route: view.route,
       leaseMs: this.store.options.lockDurationMs,
       routeLimit: limits.routeConcurrency[view.route] ?? 0,
     };
-    const claim = await claimRunSlot(this.store.client, this.store.keys, {
+    const claim = await claimAttemptSlot(this.store.client, this.store.keys, {
       ...slot,
       orderKey: view.orderKey,
       now,
@@ -202,14 +202,14 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   }
 
   /** Runs one attempt in a claimed slot, renewing its route lease meanwhile, then gives it back. */
-  private async attempt(runKey: string, slot: RunSlot, log: Logger): Promise<AttemptOutcome> {
+  private async attempt(jobKey: string, slot: AttemptSlot, log: Logger): Promise<AttemptOutcome> {
     const abort = new AbortController();
-    this.running.set(runKey, abort);
+    this.running.set(jobKey, abort);
     const { client, keys } = this.store;
     const renewal =
       slot.routeLimit > 0
         ? setInterval(() => {
-            renewRunSlot(client, keys, slot, Date.now()).catch((error: unknown) =>
+            renewAttemptSlot(client, keys, slot, Date.now()).catch((error: unknown) =>
               log.warn({ err: errorMessage(error) }, 'could not renew the route slot'),
             );
           }, slot.leaseMs / 3)
@@ -218,9 +218,9 @@ export class RedisDeliveryQueue implements DeliveryQueue {
       return await this.context.attempt(slot.id, abort.signal);
     } finally {
       clearInterval(renewal);
-      this.running.delete(runKey);
+      this.running.delete(jobKey);
       if (slot.routeLimit > 0) {
-        await releaseRunSlot(client, keys, slot).catch((error: unknown) =>
+        await releaseAttemptSlot(client, keys, slot).catch((error: unknown) =>
           log.warn({ err: errorMessage(error) }, 'could not release the route slot; it expires'),
         );
       }

@@ -1,4 +1,4 @@
-import { sampleSubscription, storeContract } from '@webhook-gateway/core/testing';
+import { sampleSubscription, storeContract, waitFor } from '@webhook-gateway/core/testing';
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from './keys.js';
@@ -155,9 +155,7 @@ describe.skipIf(!redis)('recover', () => {
       { connection, prefix: store.keys.prefix },
     );
     const jobId = `${record.id}.${record.seq}`;
-    for (let i = 0; i < 200 && (await store.jobs.state(jobId)) !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await waitFor(async () => (await store.jobs.state(jobId)) === 'failed', 'the job to fail');
     await worker.close();
     connection.disconnect();
     expect(await store.jobs.liveness([jobId, 'no-such-job'])).toEqual(['finished', 'missing']);

@@ -10,6 +10,7 @@ import {
   type GatewayPlugin,
 } from '../index.js';
 import { MemoryStore, createGateway, type Gateway } from '../runtime.js';
+import { waitFor } from './wait-for.js';
 
 /**
  * The runner `fixed` (the harness's `agent.runner`): it answers every prompt with `answer` (the
@@ -106,15 +107,14 @@ export async function waitForDelivery(
   store: MemoryStore,
   timeoutMs = 10_000,
 ): Promise<DeliveryRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [record] = await store.list({});
-    if (record && (record.status === 'delivered' || record.status === 'failed')) return record;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `no delivery finished within ${timeoutMs} ms (status ${record?.status ?? 'none'})`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let status = 'none';
+  return waitFor(
+    async () => {
+      const [record] = await store.list({});
+      status = record?.status ?? 'none';
+      return (status === 'delivered' || status === 'failed') && record;
+    },
+    'the delivery to finish',
+    { timeoutMs, describe: () => `status ${status}` },
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * `@webhook-gateway/core/testing`: helpers for testing a plugin against the real core (a whole
- * gateway on a memory store, a logger that keeps its lines, the checks every `Store` passes).
+ * gateway on a memory store, a logger that keeps its lines, the checks every `Store` passes,
+ * `waitFor` to poll until something happened).
  * The stores and targets of this repository test with them too; targets' own helpers are in
  * `@webhook-gateway/target-kit/testing`.
  */
@@ -10,3 +11,4 @@ export * from './store-contract.js';
 export * from './store-samples.js';
 export * from './scheme-harness.js';
 export * from './supersede-scenario.js';
+export * from './wait-for.js';

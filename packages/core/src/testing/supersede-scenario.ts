@@ -3,7 +3,6 @@
  * scenario of a route's `supersede: true`, for each store's tests (its queue included).
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   definePlugin,
   parseConfig,
@@ -13,6 +12,7 @@ import {
   type Store,
 } from '../index.js';
 import { createGateway } from '../runtime.js';
+import { waitFor } from './wait-for.js';
 
 /** A runner whose runs wait until the test lets them finish; it keeps every prompt it got. */
 class GatedRunner {
@@ -35,16 +35,6 @@ class GatedRunner {
   /** Lets every run waiting now, and every later one, finish. */
   open(): void {
     this.release?.();
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
   }
 }
 
@@ -121,15 +111,19 @@ export async function runSupersedeScenario(
       assert.equal(response.status, 202, `POST ${action} ${sha}`);
     };
     await post('opened', 'a1');
-    await until('the first run', async () => (runner.prompts.length === 1 ? true : undefined));
+    await waitFor(() => runner.prompts.length === 1, 'the first run', { timeoutMs: 20_000 });
     for (const sha of ['a2', 'a3', 'a4']) await post('synchronize', sha);
     runner.open();
-    const rows = await until('every row to finish', async () => {
-      const all = await store.list({ limit: 100 });
-      const done =
-        all.length === 4 && all.every((r) => r.status !== 'queued' && r.status !== 'running');
-      return done ? all.sort((a, b) => a.seq - b.seq) : undefined;
-    });
+    const rows = await waitFor(
+      async () => {
+        const all = await store.list({ limit: 100 });
+        const done =
+          all.length === 4 && all.every((r) => r.status !== 'queued' && r.status !== 'running');
+        return done && all.sort((a, b) => a.seq - b.seq);
+      },
+      'every row to finish',
+      { timeoutMs: 20_000 },
+    );
     return { prompts: runner.prompts, rows };
   } finally {
     await gateway.stop();

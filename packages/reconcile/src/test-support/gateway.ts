@@ -10,10 +10,12 @@ import {
   parseConfig,
   silentLogger,
   type GatewayConfig,
+  type DeliveryRecord,
   type GatewayPlugin,
   type ReconcileEvent,
 } from '@webhook-gateway/core';
 import { MemoryStore, createGateway, type Gateway } from '@webhook-gateway/core/runtime';
+import { waitFor } from '@webhook-gateway/core/testing';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import reconcile from '../index.js';
 
@@ -26,6 +28,8 @@ export interface ReconcileGateway {
   runs: Map<string, number>;
   /** Each pass the gateway ran itself. */
   passes: ReconcileEvent[];
+  /** Waits until `count` rows are delivered and gives them; fails naming those it saw. */
+  delivered(count: number, what: string): Promise<DeliveryRecord[]>;
   stop(): Promise<void>;
 }
 
@@ -96,6 +100,20 @@ export async function startReconcileGateway(options: {
     url: `http://127.0.0.1:${port}`,
     runs,
     passes,
+    async delivered(count, what) {
+      let seen: DeliveryRecord[] = [];
+      return waitFor(
+        async () => {
+          seen = await store.list({ status: 'delivered' });
+          return seen.length === count && seen;
+        },
+        what,
+        {
+          timeoutMs: 20_000,
+          describe: () => `delivered: ${seen.map((r) => r.deliveryId).join(', ') || 'none'}`,
+        },
+      );
+    },
     stop: () => gateway.stop(),
   };
 }

@@ -12,32 +12,21 @@ interface PlatformRecipe {
   build(hermes: HermesPlatform, home: string | undefined): Record<string, unknown>;
 }
 
-function tokenOr(hermes: HermesPlatform, variable: string): string {
-  return hermes.token ?? `\${${variable}}`;
+/** A bot-token messenger: its token from config.yaml, else the variable Hermes reads it from. */
+function botMessenger(tokenVariable: string): PlatformRecipe {
+  return {
+    build: (hermes, home) => ({
+      enabled: true,
+      token: hermes.token ?? `\${${tokenVariable}}`,
+      ...(home === undefined ? {} : { home_channel: home }),
+    }),
+  };
 }
 
 const RECIPES: Readonly<Record<string, PlatformRecipe>> = {
-  telegram: {
-    build: (hermes, home) => ({
-      enabled: true,
-      token: tokenOr(hermes, 'TELEGRAM_BOT_TOKEN'),
-      ...(home === undefined ? {} : { home_channel: home }),
-    }),
-  },
-  discord: {
-    build: (hermes, home) => ({
-      enabled: true,
-      token: tokenOr(hermes, 'DISCORD_BOT_TOKEN'),
-      ...(home === undefined ? {} : { home_channel: home }),
-    }),
-  },
-  slack: {
-    build: (hermes, home) => ({
-      enabled: true,
-      token: tokenOr(hermes, 'SLACK_BOT_TOKEN'),
-      ...(home === undefined ? {} : { home_channel: home }),
-    }),
-  },
+  telegram: botMessenger('TELEGRAM_BOT_TOKEN'),
+  discord: botMessenger('DISCORD_BOT_TOKEN'),
+  slack: botMessenger('SLACK_BOT_TOKEN'),
   signal: {
     build: (hermes, home) => ({
       enabled: true,

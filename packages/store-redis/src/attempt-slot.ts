@@ -1,9 +1,9 @@
 /**
- * Whether a delivery may run now, decided in Redis for all workers at once:
+ * Whether a delivery's next attempt may start now, decided in Redis for all workers at once:
  * - its pull request's line (unfinished deliveries of one route+repo+PR, by seq) must have it at
  *   the head: one at a time, in order of arrival, also while the head waits for a retry;
- * - its route must have a free slot (`routes.<name>.concurrency`): a lease per running delivery,
- *   scored by expiry and renewed while it runs, so a killed worker's slot frees itself.
+ * - its route must have a free slot (`routes.<name>.concurrency`): a lease per attempt under way,
+ *   scored by expiry and renewed while it lasts, so a killed worker's slot frees itself.
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -17,7 +17,7 @@ import { RedisScript } from './script.js';
  * Reply: {1, 'ok', 0}, or {0, 'order'|'route', ms when worth trying again (0: soon)}.
  */
 const CLAIM = new RedisScript(
-  'claim-run-slot',
+  'claim-attempt-slot',
   `
 local id = ARGV[1]
 local now = tonumber(ARGV[2])
@@ -49,7 +49,7 @@ return {1, 'ok', 0}
 
 /** KEYS: 1 the route's leases. ARGV: 1 journal id, 2 new expiry ms. Extends a held lease only. */
 const RENEW = new RedisScript(
-  'renew-run-slot',
+  'renew-attempt-slot',
   `
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
@@ -70,7 +70,7 @@ export type ClaimResult =
   /** `retryAt`: when the blocker may be done (a retry's time), 0 when unknown. */
   | { granted: false; reason: 'order' | 'route'; retryAt: number };
 
-export interface RunSlotRequest {
+export interface AttemptSlotRequest {
   id: string;
   route: string;
   orderKey: string | null;
@@ -80,11 +80,11 @@ export interface RunSlotRequest {
   now: number;
 }
 
-/** Tries to take the run slot of a delivery. */
-export async function claimRunSlot(
+/** Tries to take the attempt slot of a delivery. */
+export async function claimAttemptSlot(
   client: Redis,
   keys: RedisKeys,
-  request: RunSlotRequest,
+  request: AttemptSlotRequest,
 ): Promise<ClaimResult> {
   // Nothing to wait for: no line to stand in, no route limit to count against.
   if (request.orderKey === null && request.routeLimit <= 0) return { granted: true };
@@ -103,7 +103,7 @@ export async function claimRunSlot(
   const parsed = claimReplySchema.safeParse(reply);
   if (!parsed.success) {
     throw new Error(
-      `the run-slot script answered ${JSON.stringify(reply)}; expected [0|1, why, ms]`,
+      `the attempt-slot script answered ${JSON.stringify(reply)}; expected [0|1, why, ms]`,
     );
   }
   const [granted, reason, retryAt] = parsed.data;
@@ -112,7 +112,7 @@ export async function claimRunSlot(
 }
 
 /** Extends the route lease of a running delivery. */
-export async function renewRunSlot(
+export async function renewAttemptSlot(
   client: Redis,
   keys: RedisKeys,
   slot: { id: string; route: string; leaseMs: number },
@@ -122,7 +122,7 @@ export async function renewRunSlot(
 }
 
 /** Gives the route slot back (the line moves on when the row finishes, in the journal). */
-export async function releaseRunSlot(
+export async function releaseAttemptSlot(
   client: Redis,
   keys: RedisKeys,
   slot: { id: string; route: string },

@@ -1,0 +1,37 @@
+/** `/dashboard/routes`: each configured route with its counts, and the last reconcile pass. */
+import type { AccessHandler } from '../access.js';
+import { sendHtml } from '../answers.js';
+import { routesPage } from '../pages/routes-page.js';
+import { routeSummaries } from '../route-summaries.js';
+import type { HandlerDeps } from './handler-deps.js';
+
+export function routesHandler({
+  gate,
+  store,
+  config,
+  metrics,
+  options,
+  now,
+  refreshMs,
+}: Pick<
+  HandlerDeps,
+  'gate' | 'store' | 'config' | 'metrics' | 'options' | 'now' | 'refreshMs'
+>): AccessHandler {
+  return async (ctx, access) => {
+    const summary = await routeSummaries(config, store, {
+      now: now(),
+      scanLimit: options.counts_scan_limit,
+    });
+    sendHtml(
+      ctx,
+      200,
+      routesPage({
+        ...summary,
+        reconcile: metrics.lastReconcile,
+        scanLimit: options.counts_scan_limit,
+        refreshMs,
+        ...gate.csrfOf(access),
+      }),
+    );
+  };
+}
