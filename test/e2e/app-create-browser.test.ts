@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { appKeyPair } from '../../packages/deliver-forge-comment/src/test-support/app-key.js';
@@ -20,15 +20,9 @@ import {
   type FakeForgeApi,
 } from '../../packages/deliver-forge-comment/src/test-support/fake-forge-api.js';
 import { cleanupHomes, cliPath, makeHome, runCli, waitFor } from '../support/gateway.js';
+import { browserSuiteSkipped, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const skipWithoutChromium = !hasChromium && !process.env.CI;
-if (skipWithoutChromium) {
-  console.warn(
-    `app create browser tests skipped: ${CHROMIUM} is missing (install it with "apt-get install chromium"); in CI they fail instead`,
-  );
-}
+const skipWithoutChromium = browserSuiteSkipped('app create browser tests');
 
 const APP_ID = 31337;
 const CODE = 'manifest-code-77';
@@ -113,19 +107,7 @@ beforeAll(async () => {
     },
   });
   if (skipWithoutChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  browser = await launchChromium();
   // The fake forge's certificate is self-signed.
   context = await browser.newContext({ ignoreHTTPSErrors: true });
   context.setDefaultTimeout(15_000);

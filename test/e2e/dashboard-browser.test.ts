@@ -6,14 +6,14 @@
  * Without /usr/bin/chromium these tests skip on a workstation and fail in CI (`CI` set), where
  * .ci/run installs it.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminUrlOf, cleanupHomes, waitFor } from '../support/gateway.js';
 import { startRecordingGateway, type RecordingGateway } from '../support/recording-gateway.js';
 import { fixture, newDeliveryId, sendForge } from '../support/requests.js';
+import { browserSuiteSkipped, launchChromium } from '../support/chromium.js';
 
 /** The few DOM shapes the in-page functions use: the test project compiles without the DOM lib. */
 interface PageElement {
@@ -29,14 +29,7 @@ declare function getComputedStyle(
   pseudoElement?: string,
 ): { readonly outlineStyle: string; readonly outlineWidth: string; readonly content: string };
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const skipWithoutChromium = !hasChromium && !process.env.CI;
-if (skipWithoutChromium) {
-  console.warn(
-    `dashboard browser tests skipped: ${CHROMIUM} is missing (install it with "apt-get install chromium"); in CI they fail instead`,
-  );
-}
+const skipWithoutChromium = browserSuiteSkipped('dashboard browser tests');
 
 const SECRET = 'browser-secret-0123456789';
 const ADMIN_TOKEN = 'browser-admin-token-3e2f1a0b9c8d7e6f';
@@ -119,11 +112,6 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!hasChromium) {
-      throw new Error(
-        `${CHROMIUM} is missing: .ci/run installs it with "apt-get install chromium"`,
-      );
-    }
     chat = await startFakeChatServer();
     gateway = await startRecordingGateway({
       secret: SECRET,
@@ -165,19 +153,7 @@ describe.skipIf(skipWithoutChromium)('the dashboard in Chromium', () => {
       return text.includes(reviewId) && text.includes(pushId) ? true : undefined;
     }, 'both deliveries to be delivered');
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext();
     // Shorter than the test timeout, so a failed wait names the element it waited for.
     context.setDefaultTimeout(15_000);

@@ -5,19 +5,17 @@
  *
  * Without /usr/bin/chromium these tests skip on a workstation and fail in CI (`CI` set).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { DeliveryRecord } from '@webhook-gateway/core';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminUrlOf, cleanupHomes, makeHome, type StartedGateway } from '../support/gateway.js';
 import { startRecordingGateway } from '../support/recording-gateway.js';
 import { newDeliveryId, sendForge } from '../support/requests.js';
+import { browserSuiteSkipped, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const skipWithoutChromium = !hasChromium && !process.env.CI;
+const skipWithoutChromium = browserSuiteSkipped('overview chart browser tests');
 
 const SECRET = 'charts-secret-0123456789';
 const ADMIN_TOKEN = 'charts-admin-token-3e2f1a0b9c8d7e6f';
@@ -148,8 +146,6 @@ describe.skipIf(skipWithoutChromium)('the overview charts in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (!hasChromium)
-      throw new Error(`${CHROMIUM} is missing: install it with "apt-get install chromium"`);
     const home = makeHome();
     await seedJournal(home);
     gateway = await startRecordingGateway(
@@ -172,11 +168,7 @@ describe.skipIf(skipWithoutChromium)('the overview charts in Chromium', () => {
       expect(sent.status).toBe(200);
     }
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({
       extraHTTPHeaders: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     });

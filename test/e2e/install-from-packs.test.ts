@@ -116,6 +116,7 @@ describe('installed from the packed tarballs', () => {
       '@webhook-gateway/deliver-forge-comment',
       '@webhook-gateway/deliver-messenger',
       '@webhook-gateway/deliver-sms',
+      '@webhook-gateway/deliver-webhook',
       '@webhook-gateway/reconcile',
       '@webhook-gateway/store-redis',
       '@webhook-gateway/store-sqlite',

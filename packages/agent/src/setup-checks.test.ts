@@ -82,6 +82,9 @@ describe('agent plugin setup', () => {
       config: config('0.0.0.0', openai),
       home: '/tmp',
       settings: () => ({}),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },
@@ -99,6 +102,9 @@ describe('agent plugin setup', () => {
       home: '/tmp',
       serving: true,
       settings: () => ({}),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },

@@ -7,7 +7,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { verifyStandardWebhook } from './verify.js';
 
-export { signStandardWebhook, standardWebhookKey, verifyStandardWebhook } from './verify.js';
+export {
+  signStandardWebhook,
+  standardWebhookHeaders,
+  standardWebhookKey,
+  verifyStandardWebhook,
+  type StandardWebhookHeaders,
+} from './verify.js';
 
 export const STANDARD_WEBHOOKS_PLUGIN_NAME = '@webhook-gateway/auth-standard-webhooks';
 export const STANDARD_WEBHOOKS_SCHEME = 'standard-webhooks';

@@ -30,7 +30,11 @@ function signatureOf(key: Buffer, id: string, timestamp: string, body: Buffer): 
     .digest();
 }
 
-/** Signs a message the way a Standard Webhooks sender does: `v1,<base64>`. */
+/**
+ * Signs a message the way a Standard Webhooks sender does: `v1,<base64>`. The one signer of the
+ * gateway: the outbound sender's headers (`standardWebhookHeaders`) and the verifier below share
+ * its key and HMAC.
+ */
 export function signStandardWebhook(
   secret: string,
   id: string,
@@ -39,6 +43,36 @@ export function signStandardWebhook(
 ): string {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   return `v1,${signatureOf(standardWebhookKey(secret), id, timestamp, bytes).toString('base64')}`;
+}
+
+/** The headers of a signed Standard Webhooks request. */
+export interface StandardWebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * The three headers a Standard Webhooks sender adds to a POST of `body`: its message id (the same
+ * on every retry of one message, so a receiver can drop duplicates), the time of this try in Unix
+ * seconds, and the signature of both with the body.
+ *
+ * @example
+ * standardWebhookHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_1', 1_700_000_000_000, '{}')
+ * // { 'webhook-id': 'msg_1', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,…' }
+ */
+export function standardWebhookHeaders(
+  secret: string,
+  id: string,
+  nowMs: number,
+  body: Buffer | string,
+): StandardWebhookHeaders {
+  const timestamp = String(Math.floor(nowMs / 1000));
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signStandardWebhook(secret, id, timestamp, body),
+  };
 }
 
 /** What a request carried: the three headers (undefined when absent) and the raw body. */

@@ -15,6 +15,7 @@ import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
+import webhookTarget from '@webhook-gateway/deliver-webhook';
 import reconcile from '@webhook-gateway/reconcile';
 import sqliteStore from '@webhook-gateway/store-sqlite/plugin';
 import { pluginSearch } from './cli-install.js';
@@ -36,6 +37,7 @@ export function builtinPlugins(): LoadedPlugin[] {
     forgeComment,
     messenger,
     sms,
+    webhookTarget,
     dashboard,
     reconcile,
   ].map((plugin) => ({ plugin, options: undefined }));

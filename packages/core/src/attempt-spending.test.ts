@@ -38,6 +38,9 @@ async function setup(
       home: '/tmp',
       serving: true,
       settings: () => ({}),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: () => {
         throw new Error('core has no dependencies');
       },

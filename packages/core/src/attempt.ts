@@ -16,6 +16,7 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
+import { outboundPlan } from './outbound-plan.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
@@ -126,6 +127,8 @@ export async function attemptDelivery(
   const signal = timeout.signal;
   const log = deps.log.child({ route: record.route, delivery_id: record.deliveryId });
   const config = deps.config.current();
+  // Who hears about this delivery's status changes (`extra.outbound`), under this attempt's config.
+  const outbound = outboundPlan(config, record.route);
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
@@ -175,7 +178,7 @@ export async function attemptDelivery(
         signal,
       });
       const endUnrun = async (status: NotRunStatus, reason: string): Promise<AttemptResult> => {
-        await store.markRefused(record.id, status, reason, Date.now());
+        await store.markRefused(record.id, status, reason, Date.now(), outbound);
         log.info({ status, reason }, 'not run');
         const ended: DeliveryRecord = { ...record, status };
         hooks.attemptFinished.call({
@@ -308,7 +311,7 @@ export async function attemptDelivery(
     }
     if (isSilentAnswer(answer) && lineComments.length === 0) {
       // The agent chose to say nothing: the delivery ends well, and no target is called.
-      await store.markDelivered(record.id, Date.now(), 'silent');
+      await store.markDelivered(record.id, Date.now(), 'silent', outbound);
       await Promise.all(saves);
       const silent: DeliveryRecord = { ...record, status: 'silent' };
       log.info({ attempt: record.attempts }, 'silent: the answer was [SILENT]; nothing sent');
@@ -342,7 +345,7 @@ export async function attemptDelivery(
       log,
       signal,
     });
-    await store.markDelivered(record.id, Date.now());
+    await store.markDelivered(record.id, Date.now(), 'delivered', outbound);
     await Promise.all(saves);
     log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
     hooks.attemptFinished.call({
@@ -371,7 +374,7 @@ export async function attemptDelivery(
     const now = Date.now();
     const durationMs = now - startedAt;
     if (record.attempts >= record.maxAttempts || isPermanentError(error)) {
-      await store.markFailed(record.id, message, now);
+      await store.markFailed(record.id, message, now, outbound);
       log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
       hooks.attemptFinished.call({
         record,
@@ -387,7 +390,7 @@ export async function attemptDelivery(
     const nextAttemptAt =
       now +
       backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, deps.random);
-    await store.markRetry(record.id, message, now, nextAttemptAt);
+    await store.markRetry(record.id, message, now, nextAttemptAt, outbound);
     log.warn(
       { attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now },
       'attempt failed; will retry',

@@ -14,6 +14,7 @@ import { liveConfig } from './config/live.js';
 import { ConfigError, errorMessage } from './errors.js';
 import { createHooks, type GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
+import { outboundPlan } from './outbound-plan.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { setUpPlugins } from './plugin-setup.js';
 import { SlidingWindowRateLimiter } from './rate-limit.js';
@@ -68,8 +69,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // 3. queue: the store's shared one, else the embedded pool; either only calls `attempt`
   const attempt = createAttempt({ store, hooks, config, resolveRoute, home, log });
   const limits = () => queueLimits(config.current());
+  const outbound = (route: string) => outboundPlan(config.current(), route);
   const queue: DeliveryQueue = store.createQueue
-    ? store.createQueue({ attempt, limits, role, log })
+    ? store.createQueue({ attempt, limits, role, log, outbound })
     : new WorkerPool({ store, attempt, limits, log });
 
   // 4. plugins tap the hooks: schemes, filters, render, runners, targets, observers

@@ -101,6 +101,27 @@ export type {
   Subscription,
 } from './store.js';
 
+// The outbox: lifecycle events and targets' messages waiting to be POSTed, signed.
+export {
+  OUTBOX_TTL_MS,
+  type NewOutboxMessage,
+  type OutboxMessage,
+  type OutboxClaim,
+  type OutboxOutcome,
+} from './outbox.js';
+export {
+  outboundDestination,
+  type OutboundPlan,
+  type OutboundSubscription,
+} from './outbound-plan.js';
+export { LIFECYCLE_EVENTS, type LifecycleEvent } from './lifecycle-events.js';
+// The rules of an outbound URL and of a Standard Webhooks secret (`extra.outbound`, targets).
+export {
+  outboundUrlSchema,
+  standardWebhookSecretSchema,
+  type OutboundSubscriptionConfig,
+} from './config/outbound-schema.js';
+
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema } from './delivery-schema.js';
 
@@ -139,4 +160,4 @@ export {
 } from './signature-checks.js';
 
 // Whether a bind address is loopback (plugins that listen or call out check it).
-export { isLoopbackHost } from './startup-checks.js';
+export { isLoopbackHost } from './loopback.js';

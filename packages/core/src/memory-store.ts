@@ -10,6 +10,10 @@ import {
   type NotRunStatus,
   type DeliveredStatus,
 } from './delivery.js';
+import type { LifecycleEvent } from './lifecycle-events.js';
+import { lifecycleMessages } from './lifecycle-messages.js';
+import type { OutboundPlan } from './outbound-plan.js';
+import type { NewOutboxMessage, OutboxClaim, OutboxMessage, OutboxOutcome } from './outbox.js';
 import type {
   AcceptResult,
   DeliveryFilter,
@@ -27,10 +31,16 @@ export class MemoryStore implements Store {
   private readonly keys = new Map<string, { id: string; expiresAt: number }>();
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly cursors = new Map<string, string>();
+  /** The outbox by message id; a claimed message is due again when its lease ends. */
+  private readonly outbox = new Map<string, OutboxEntry>();
   private seq = 0;
   private closed = false;
 
-  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+  async accept(
+    delivery: NewDelivery,
+    windowMs: number,
+    outbound?: OutboundPlan,
+  ): Promise<AcceptResult> {
     this.assertOpen();
     // Kept as JSON, as the real stores keep it: what has no JSON form is refused here too.
     const payload = jsonCopy(delivery.payload, 'payload', delivery);
@@ -51,6 +61,8 @@ export class MemoryStore implements Store {
     }
     const superseded = ended.map((row) => row.id);
     this.deliveries.set(record.id, record);
+    this.writeLifecycle(outbound, 'accepted', record, delivery.receivedAt);
+    for (const row of ended) this.writeLifecycle(outbound, 'superseded', row, delivery.receivedAt);
     return {
       accepted: true,
       record: structuredClone(record),
@@ -167,7 +179,13 @@ export class MemoryStore implements Store {
     }
   }
 
-  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+  async markRetry(
+    id: string,
+    error: string,
+    now: number,
+    nextAttemptAt: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
@@ -175,6 +193,7 @@ export class MemoryStore implements Store {
       record.lastError = error;
       record.nextAttemptAt = nextAttemptAt;
       this.closeAttempt(record, now, error);
+      this.writeLifecycle(outbound, 'failed', record, now);
     }
   }
 
@@ -182,6 +201,7 @@ export class MemoryStore implements Store {
     id: string,
     now: number,
     status: DeliveredStatus = 'delivered',
+    outbound?: OutboundPlan,
   ): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
@@ -189,10 +209,17 @@ export class MemoryStore implements Store {
       record.status = status;
       record.finishedAt = now;
       this.closeAttempt(record, now, null);
+      this.writeLifecycle(outbound, status, record, now);
     }
   }
 
-  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
+  async markRefused(
+    id: string,
+    status: NotRunStatus,
+    reason: string,
+    now: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
@@ -200,10 +227,11 @@ export class MemoryStore implements Store {
       record.lastError = reason;
       record.finishedAt = now;
       this.closeAttempt(record, now, reason);
+      this.writeLifecycle(outbound, status, record, now);
     }
   }
 
-  async markFailed(id: string, error: string, now: number): Promise<void> {
+  async markFailed(id: string, error: string, now: number, outbound?: OutboundPlan): Promise<void> {
     this.assertOpen();
     const record = this.deliveries.get(id);
     if (record) {
@@ -214,6 +242,7 @@ export class MemoryStore implements Store {
       // Only this row's own key: a newer row with the same delivery id keeps its key.
       const key = idempotencyKey(record);
       if (this.keys.get(key)?.id === record.id) this.keys.delete(key);
+      this.writeLifecycle(outbound, 'dead', record, now);
     }
   }
 
@@ -296,8 +325,74 @@ export class MemoryStore implements Store {
     this.cursors.set(name, value);
   }
 
+  async enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void> {
+    this.assertOpen();
+    for (const message of messages) this.addToOutbox(message);
+  }
+
+  async claimOutbox(now: number, leaseMs: number, limit: number): Promise<OutboxClaim> {
+    this.assertOpen();
+    let expired = 0;
+    for (const [id, entry] of this.outbox) {
+      if (entry.message.expiresAt <= now) {
+        this.outbox.delete(id);
+        expired++;
+      }
+    }
+    const due = [...this.outbox.values()]
+      .filter((entry) => entry.dueAt <= now)
+      .sort((a, b) => a.dueAt - b.dueAt)
+      .slice(0, Math.max(0, limit));
+    const claim = randomUUID();
+    for (const entry of due) {
+      entry.dueAt = now + leaseMs;
+      entry.message.claim = claim;
+    }
+    return { messages: due.map((entry) => structuredClone(entry.message)), expired };
+  }
+
+  async settleOutbox(
+    message: Pick<OutboxMessage, 'id' | 'claim'>,
+    outcome: OutboxOutcome,
+  ): Promise<boolean> {
+    this.assertOpen();
+    const entry = this.outbox.get(message.id);
+    if (!entry || message.claim === '' || entry.message.claim !== message.claim) return false;
+    if (outcome.kind === 'done') {
+      this.outbox.delete(message.id);
+      return true;
+    }
+    entry.dueAt = outcome.at;
+    entry.message.claim = '';
+    if (outcome.kind === 'retry') {
+      entry.message.attempts += 1;
+      entry.message.lastError = outcome.error;
+    }
+    return true;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** The change's lifecycle messages, written with it (`Store` on outbound plans). */
+  private writeLifecycle(
+    outbound: OutboundPlan | undefined,
+    event: LifecycleEvent,
+    record: DeliveryRecord,
+    now: number,
+  ): void {
+    for (const message of lifecycleMessages(outbound, event, record, now)) {
+      this.addToOutbox(message);
+    }
+  }
+
+  private addToOutbox(message: NewOutboxMessage): void {
+    if (this.outbox.has(message.id)) return;
+    this.outbox.set(message.id, {
+      message: { ...message, attempts: 0, lastError: null, claim: '' },
+      dueAt: message.createdAt,
+    });
   }
 
   /** Ends the rows `newer` supersedes (see `Store.accept`); returns them. */
@@ -336,6 +431,12 @@ export class MemoryStore implements Store {
       last.error = error;
     }
   }
+}
+
+/** A message of the outbox and when it is due (a claim's lease end while claimed). */
+interface OutboxEntry {
+  message: OutboxMessage;
+  dueAt: number;
 }
 
 function idempotencyKey(delivery: Pick<NewDelivery, 'route' | 'deliveryId'>): string {

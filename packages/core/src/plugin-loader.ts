@@ -102,7 +102,13 @@ export async function setupPlugin(
   let instance;
   try {
     instance = await plugin.setup(
-      { ...context, settings, settingsOf, log: context.log.child({ plugin: plugin.name }) },
+      {
+        ...context,
+        settings,
+        settingsOf,
+        currentConfig: current,
+        log: context.log.child({ plugin: plugin.name }),
+      },
       options,
     );
   } catch (error) {

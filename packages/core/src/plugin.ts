@@ -123,6 +123,12 @@ export interface PluginDefinition<Options, Slices extends PlatformSlices = Platf
        */
       settings: () => SettingsOf<Slices>;
       settingsOf: DependencySettings;
+      /**
+       * The whole config as the live config holds it now (core's keys too, such as
+       * `platforms.webhook.extra.outbound`), for background work outside a request or an
+       * attempt; those read their own `config`. A reload is seen at the next call.
+       */
+      currentConfig: () => GatewayConfig;
     },
     options: Options,
   ): void | PluginInstance | Promise<void | PluginInstance>;

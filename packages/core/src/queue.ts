@@ -2,6 +2,7 @@
 import type { GatewayConfig } from './config/schema.js';
 import type { DeliveryRecord, NotRunStatus } from './delivery.js';
 import type { Logger } from './logger.js';
+import type { OutboundPlan } from './outbound-plan.js';
 
 export interface DeliveryQueue {
   /** Starts taking work (recovering what a crash left behind). */
@@ -66,6 +67,11 @@ export function queueLimits(config: GatewayConfig): QueueLimits {
 export interface QueueContext {
   attempt: Attempt;
   limits: () => QueueLimits;
+  /**
+   * Who hears about a route's status changes under the live config, for a change the queue makes
+   * itself (a delivery whose worker died in its last attempt ends `failed`: event `dead`).
+   */
+  outbound?: (route: string) => OutboundPlan | undefined;
   /** `receiver` only enqueues; `worker` only runs; `all` does both. */
   role: GatewayRole;
   log: Logger;

@@ -9,6 +9,7 @@ import { authenticateRequest, verdictEvent, type SchemeVerdict } from './auth-sc
 import { BadBodyError, BodyTooLargeError, readPayload, readRawBody } from './body.js';
 import type { LiveConfig } from './config/live.js';
 import { INSECURE_NO_AUTH } from './config/schema.js';
+import { outboundPlan } from './outbound-plan.js';
 import { coalescePlan } from './coalesce.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
@@ -259,6 +260,8 @@ export function createReceiver(options: ReceiverOptions): Koa {
           ...(coalesce ? { coalesce: coalesce.wait } : {}),
         },
         settings.dedupe_window_s * 1000,
+        // Who hears that it was accepted, or that it superseded others (`extra.outbound`).
+        outboundPlan(config, name),
       );
     } catch (error) {
       log.error(

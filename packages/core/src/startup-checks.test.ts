@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config/load.js';
 import { createHooks } from './hooks.js';
+import { isLoopbackHost } from './loopback.js';
 import {
-  isLoopbackHost,
   runnerProblems,
   schemeProblems,
   startupProblems,

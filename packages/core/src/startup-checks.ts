@@ -6,20 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { INSECURE_NO_AUTH, NO_RUNNER, type GatewayConfig } from './config/schema.js';
 import { inFilePaths } from './filter-verdict.js';
+import { isLoopbackHost } from './loopback.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import { corePlugin } from './core-plugin.js';
 import type { GatewayPlugin } from './plugin.js';
 import { routeSecrets } from './routes.js';
-
-/** True for addresses only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    bare === 'localhost' || bare === '::1' || bare.startsWith('127.') || bare === '::ffff:127.0.0.1'
-  );
-}
 
 const ROUTES = 'platforms.webhook.extra.routes';
 

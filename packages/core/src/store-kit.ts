@@ -10,6 +10,15 @@ export { queuedRecord, journalJson, isSupersedable } from './delivery.js';
 export { coalescedTiming, type CoalescedRow, type CoalesceWait } from './delivery.js';
 export { startAttempt, closeAttempt } from './attempt-log.js';
 
+// The outbox messages a status change writes for its route's subscribers (`Store` on plans).
+export {
+  lifecycleMessages,
+  lifecycleBody,
+  wantsLifecycle,
+  outboxMessageId,
+  type LifecycleFacts,
+} from './lifecycle-messages.js';
+
 // The schemas of a row's JSON parts, for rows another process, or an older version, wrote.
 export {
   jsonTextSchema,

@@ -11,6 +11,8 @@ import type {
   NewDelivery,
   NotRunStatus,
 } from './delivery.js';
+import type { OutboundPlan } from './outbound-plan.js';
+import type { NewOutboxMessage, OutboxClaim, OutboxMessage, OutboxOutcome } from './outbox.js';
 import type { DeliveryQueue, QueueContext } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -67,7 +69,15 @@ export interface DeliveryProgress {
   lineComments?: LineComment[];
 }
 
-/** The contract every store meets. Every method that changes state resolves once durable. */
+/**
+ * The contract every store meets. Every method that changes state resolves once durable.
+ *
+ * The status changes take the route's `OutboundPlan` (absent: no subscriber): the same commit
+ * writes to the outbox the lifecycle event each subscriber of the plan wants
+ * (`lifecycleMessages` from `@webhook-gateway/core/store-kit`, about the row as the change left
+ * it): `accepted` and `superseded` (accept), `failed` (markRetry), `dead` (markFailed),
+ * `delivered` or `silent` (markDelivered), `denied`, `over_budget` or `skipped` (markRefused).
+ */
 export interface Store {
   readonly kind: string;
   /**
@@ -76,7 +86,7 @@ export interface Store {
    * `delivery.supersede`, the same commit ends every earlier row with its `orderKey` that is
    * still queued and never started as `superseded`, naming the new row (`isSupersedable`).
    */
-  accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult>;
+  accept(delivery: NewDelivery, windowMs: number, outbound?: OutboundPlan): Promise<AcceptResult>;
   /** Puts rows left `running` by a crash back to `queued`; returns how many. */
   recover(): Promise<number>;
   /**
@@ -107,19 +117,36 @@ export interface Store {
    */
   saveProgress(id: string, progress: DeliveryProgress): Promise<void>;
   /** Records a failed attempt and queues the delivery again for `nextAttemptAt`. */
-  markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void>;
+  markRetry(
+    id: string,
+    error: string,
+    now: number,
+    nextAttemptAt: number,
+    outbound?: OutboundPlan,
+  ): Promise<void>;
   /**
    * Ends a delivery that ran well: `delivered` (its answer was sent), or `silent` (its answer was
    * `[SILENT]`, so nothing was sent); closes the attempt.
    */
-  markDelivered(id: string, now: number, status?: DeliveredStatus): Promise<void>;
+  markDelivered(
+    id: string,
+    now: number,
+    status?: DeliveredStatus,
+    outbound?: OutboundPlan,
+  ): Promise<void>;
   /** Records the final failure and releases the idempotency key so a redelivery runs again. */
-  markFailed(id: string, error: string, now: number): Promise<void>;
+  markFailed(id: string, error: string, now: number, outbound?: OutboundPlan): Promise<void>;
   /**
    * Ends a delivery before its agent ran (`denied`, `over_budget`, `skipped`) with its reason,
    * closing the attempt. The idempotency key stays: a redelivery is the same refused event.
    */
-  markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void>;
+  markRefused(
+    id: string,
+    status: NotRunStatus,
+    reason: string,
+    now: number,
+    outbound?: OutboundPlan,
+  ): Promise<void>;
   /** Queues a delivery again (any status): a fresh set of attempts. */
   replay(id: string, now: number): Promise<DeliveryRecord | undefined>;
   /**
@@ -143,6 +170,27 @@ export interface Store {
   readCursor(name: string): Promise<string | undefined>;
   /** Keeps `value` as the cursor `name`; resolves once durable. */
   writeCursor(name: string, value: string): Promise<void>;
+
+  /**
+   * Adds messages to the outbox (a target's answers); a message whose id is there already is left
+   * as it is, so adding one again after a crash sends it once more at most.
+   */
+  enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void>;
+  /**
+   * Drops the messages expired at `now` (counted), then claims up to `limit` due ones, oldest due
+   * first, for `leaseMs`: no other claim takes them until the lease ends (several senders on one
+   * store never hold the same message at once). Each claimed message carries its claim's token.
+   */
+  claimOutbox(now: number, leaseMs: number, limit: number): Promise<OutboxClaim>;
+  /**
+   * Settles a claimed message: removed (`done`), or due again at `at` (`retry` counts a try and
+   * keeps its error, `defer` does not). False, and nothing changed, when the message is gone or
+   * its claim is no longer `message.claim` (its lease ended and another sender took it).
+   */
+  settleOutbox(
+    message: Pick<OutboxMessage, 'id' | 'claim'>,
+    outcome: OutboxOutcome,
+  ): Promise<boolean>;
 
   close(): Promise<void>;
 

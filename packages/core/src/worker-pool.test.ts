@@ -34,6 +34,9 @@ function setup(
       home: '/tmp',
       serving: true,
       settings: () => ({}),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: () => {
         throw new Error('core has no dependencies');
       },

@@ -81,6 +81,9 @@ describe('plugin setup', () => {
     log: silentLogger(),
     home: '/tmp',
     settings: () => settingsIn(bad),
+    currentConfig: (): never => {
+      throw new Error('not read in this test');
+    },
     settingsOf: (): never => {
       throw new Error('no dependencies');
     },

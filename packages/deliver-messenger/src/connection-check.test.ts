@@ -61,6 +61,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: () => settingsIn(config),
+        currentConfig: (): never => {
+          throw new Error('not read in this test');
+        },
         settingsOf: (): never => {
           throw new Error('no dependencies');
         },
@@ -107,6 +110,9 @@ describe('start-time credential checks', () => {
         home: '/tmp',
         serving: true,
         settings: () => settingsIn(config),
+        currentConfig: (): never => {
+          throw new Error('not read in this test');
+        },
         settingsOf: (): never => {
           throw new Error('no dependencies');
         },

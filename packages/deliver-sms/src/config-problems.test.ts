@@ -64,6 +64,7 @@ describe('plugin setup', () => {
       config: bad,
       settings: () => settings,
       settingsOf,
+      currentConfig: () => bad,
     };
     const serve = async () =>
       plugin.setup({ ...base, hooks: createHooks(), serving: true }, plugin.options!.parse({}));

@@ -43,6 +43,9 @@ async function startWith(answer: FakeAnswer, enabled = true) {
       home: '/tmp',
       serving: true,
       settings: () => ({ sms: settings(service.url, enabled) }),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: (): never => {
         throw new Error('no dependencies');
       },

@@ -46,6 +46,9 @@ function queueOn(
       home: '/tmp',
       serving: true,
       settings: () => ({}),
+      currentConfig: (): never => {
+        throw new Error('not read in this test');
+      },
       settingsOf: (): never => {
         throw new Error('core has no dependencies');
       },

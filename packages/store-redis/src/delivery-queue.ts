@@ -164,7 +164,12 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     const now = Date.now();
     if (view.status === 'running' && view.attempts >= view.maxAttempts) {
       // Only a dead worker leaves a row running for a job to find; that was its last attempt.
-      await this.store.markFailed(id, LOST_LAST_ATTEMPT_ERROR, now);
+      await this.store.markFailed(
+        id,
+        LOST_LAST_ATTEMPT_ERROR,
+        now,
+        this.context.outbound?.(view.route),
+      );
       log.error({ attempt: view.attempts }, 'delivery failed for good: its worker died');
       return;
     }

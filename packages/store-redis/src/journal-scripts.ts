@@ -2,6 +2,7 @@
  * The journal's atomic steps as Lua scripts: each one changes a row and every index that mentions
  * it together, so a crash or a concurrent process never sees one without the other.
  */
+import { ADD_OUTBOX_LUA } from './outbox-scripts.js';
 import { RedisScript } from './script.js';
 
 /**
@@ -10,19 +11,25 @@ import { RedisScript } from './script.js';
  * the new row (its rev moves on, so a worker's guarded markRunning reads it again and stops).
  * With a coalesce window (ARGV[7] > 0), the new row takes over the superseded rows' burst:
  * `coalescedTiming` in Lua (its `nextAttemptAt`, `burstStartedAt` and `coalesced`).
+ * With lifecycle events (ARGV[9] not empty: `{prefix, accepted, superseded}`), the same script
+ * adds the new row's `accepted` messages and, for each row it supersedes, one message per
+ * template of `superseded`: the template's body with that row's own facts filled in.
  * KEYS: 1 idempotency key, 2 seq counter, 3 delivery hash, 4 all, 5 status:queued, 6 route,
  *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1),
- *       10 status:superseded, 11 route-status:superseded, 12 finished
+ *       10 status:superseded, 11 route-status:superseded, 12 finished, 13 outbox due,
+ *       14 outbox expires
  * ARGV: 1 window ms, 2 journal id, 3 "1" to join the line, 4 "1" to supersede,
  *       5 delivery hash prefix, 6 now ms, 7 coalesce window ms (0: none), 8 coalesce max wait ms,
- *       9… hash field/value pairs
+ *       9 lifecycle events as JSON, or "", 10… hash field/value pairs
  * Reply: [seq, nextAttemptAt, burstStartedAt, coalesced, superseded ids…], or nil for a duplicate.
  */
 export const ACCEPT = new RedisScript(
   'accept',
-  `
+  `${ADD_OUTBOX_LUA}
 if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return nil end
 local seq = redis.call('INCR', KEYS[2])
+local events = nil
+if ARGV[9] ~= '' then events = cjson.decode(ARGV[9]) end
 local superseded = {}
 local now = tonumber(ARGV[6])
 local burst = now
@@ -31,7 +38,7 @@ if ARGV[3] == '1' and ARGV[4] == '1' then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[9], 0, -1)) do
     local row = ARGV[5] .. id
     local fields = redis.call('HMGET', row, 'status', 'startedAt', 'seq', 'receivedAt',
-      'burstStartedAt', 'coalesced')
+      'burstStartedAt', 'coalesced', 'route', 'deliveryId', 'event', 'action', 'maxAttempts')
     if fields[1] == 'queued' and not fields[2] then
       burst = math.min(burst, tonumber(fields[5] or fields[4]))
       coalesced = coalesced + tonumber(fields[6] or '0') + 1
@@ -44,10 +51,26 @@ if ARGV[3] == '1' and ARGV[4] == '1' then
       redis.call('ZADD', KEYS[12], ARGV[6], id)
       redis.call('ZREM', KEYS[9], id)
       superseded[#superseded + 1] = id
+      if events then
+        for k, template in ipairs(events.superseded) do
+          local body = cjson.decode(template.body)
+          body.data.route = fields[7]
+          body.data.journal_id = id
+          body.data.delivery_id = fields[8]
+          body.data.sender_event = fields[9]
+          body.data.action = fields[10] or cjson.null
+          body.data.max_attempts = tonumber(fields[11])
+          body.data.timings.received_at = tonumber(fields[4])
+          addOutbox(events.prefix, KEYS[13], KEYS[14], {
+            id = 'msg_' .. ARGV[2] .. '_' .. id .. '_' .. k, destination = template.destination,
+            body = cjson.encode(body), createdAt = template.createdAt,
+            expiresAt = template.expiresAt })
+        end
+      end
     end
   end
 end
-redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 9))
+redis.call('HSET', KEYS[3], 'seq', seq, unpack(ARGV, 10))
 local nextAttemptAt = now
 local window = tonumber(ARGV[7])
 if window > 0 then
@@ -57,21 +80,25 @@ if window > 0 then
 end
 for i = 4, 8 do redis.call('ZADD', KEYS[i], seq, ARGV[2]) end
 if ARGV[3] == '1' then redis.call('ZADD', KEYS[9], seq, ARGV[2]) end
+if events then
+  for _, m in ipairs(events.accepted) do addOutbox(events.prefix, KEYS[13], KEYS[14], m) end
+end
 return {seq, nextAttemptAt, burst, coalesced, unpack(superseded)}
 `,
 );
 
 /**
- * One guarded change (see row-changes.ts): applied only if the row's rev is still ARGV[1].
+ * One guarded change (see row-changes.ts): applied only if the row's rev is still ARGV[1], with
+ * the lifecycle messages it carries (`change.outbox`), so both happen or neither.
  * KEYS: 1 delivery hash, 2 status (old), 3 status (new), 4 route-status (old), 5 route-status (new),
  *       6 all, 7 route, 8 delivery-id, 9 finished, 10 idempotency key, 11 line, 12 seq counter,
- *       13 the pull request's delivered rows
- * ARGV: 1 expected rev, 2 the change as JSON
+ *       13 the pull request's delivered rows, 14 outbox due, 15 outbox expires
+ * ARGV: 1 expected rev, 2 the change as JSON, 3 outbox hash prefix
  * Reply: the row after the change (HGETALL), 0 when the row is gone, -1 when rev moved on.
  */
 export const APPLY = new RedisScript(
   'apply',
-  `
+  `${ADD_OUTBOX_LUA}
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then return 0 end
 if rev ~= ARGV[1] then return -1 end
@@ -104,6 +131,9 @@ if change.joinLine then redis.call('ZADD', KEYS[11], seq, id) end
 if change.status and redis.call('HEXISTS', KEYS[1], 'orderKey') == 1 then
   if change.status == 'delivered' then redis.call('ZADD', KEYS[13], seq, id)
   else redis.call('ZREM', KEYS[13], id) end
+end
+if change.outbox then
+  for _, m in ipairs(change.outbox) do addOutbox(ARGV[3], KEYS[14], KEYS[15], m) end
 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return redis.call('HGETALL', KEYS[1])

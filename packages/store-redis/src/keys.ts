@@ -42,6 +42,14 @@ export interface RedisKeys {
   readonly cursors: string;
   /** String with a TTL: held by the process that runs the periodic job `name`. */
   lease(name: string): string;
+  /** Hash: one outbox message (`NewOutboxMessage`, its tries and its claim). */
+  outbox(id: string): string;
+  /** The outbox hash key without its id, for scripts. */
+  readonly outboxPrefix: string;
+  /** Sorted set: outbox ids by when a sender may claim them (a claim's lease end while held). */
+  readonly outboxDue: string;
+  /** Sorted set: outbox ids by when they expire unsent. */
+  readonly outboxExpires: string;
 }
 
 /** The keys under `prefix`. */
@@ -67,5 +75,9 @@ export function redisKeys(prefix: string): RedisKeys {
     sweepLock: `${prefix}:sweep-lock`,
     cursors: `${prefix}:cursors`,
     lease: (name) => `${prefix}:lease:${encodeURIComponent(name)}`,
+    outbox: (id) => `${prefix}:outbox:msg:${id}`,
+    outboxPrefix: `${prefix}:outbox:msg:`,
+    outboxDue: `${prefix}:outbox:due`,
+    outboxExpires: `${prefix}:outbox:expires`,
   };
 }

@@ -2,7 +2,7 @@
  * What the shared queue needs of the Redis store: its connection, keys, jobs and the journal
  * changes a worker makes around an attempt. The queue depends on this, not on the store class.
  */
-import type { DeliveryStatus } from '@webhook-gateway/core';
+import type { DeliveryStatus, OutboundPlan } from '@webhook-gateway/core';
 import type { Redis } from 'ioredis';
 import type { JobProducer } from './jobs.js';
 import type { RedisKeys } from './keys.js';
@@ -28,7 +28,7 @@ export interface QueueJournal extends SweepSource {
   readonly options: ResolvedRedisOptions;
   readonly jobs: JobProducer;
   runView(id: string): Promise<RunView | undefined>;
-  markFailed(id: string, error: string, now: number): Promise<void>;
+  markFailed(id: string, error: string, now: number, outbound?: OutboundPlan): Promise<void>;
   /** Puts a running row back in the queue with an interrupted attempt. */
   requeueInterrupted(id: string, now: number): Promise<void>;
 }

@@ -11,8 +11,14 @@ import type {
   DeliveryFilter,
   DeliveryOutline,
   DeliveryRecord,
+  LifecycleEvent,
   NewDelivery,
+  NewOutboxMessage,
   NotRunStatus,
+  OutboundPlan,
+  OutboxClaim,
+  OutboxMessage,
+  OutboxOutcome,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -23,7 +29,10 @@ import {
   attemptLogSchema,
   deliveryStatusSchema,
   jsonTextSchema,
+  lifecycleMessages,
+  type LifecycleFacts,
   queuedRecord,
+  wantsLifecycle,
 } from '@webhook-gateway/core/store-kit';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -34,6 +43,8 @@ import { JobProducer } from './jobs.js';
 import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 import { TAKE_LEASE } from './lease-script.js';
+import { outboxClaimFromReply } from './outbox-records.js';
+import { CLAIM_OUTBOX, ENQUEUE_OUTBOX, SETTLE_OUTBOX } from './outbox-scripts.js';
 import {
   resolveRedisOptions,
   type RedisStoreOptions,
@@ -55,8 +66,10 @@ import {
   failedChange,
   refusedChange,
   interruptedChange,
+  outboxEntry,
   replayChange,
   retryChange,
+  rowAfter,
   runningChange,
   type RowChange,
   type RowHead,
@@ -176,10 +189,15 @@ export class RedisStore implements Store, QueueJournal {
     this.jobs = new JobProducer(() => bullmqConnection(client, 'producer'), options);
   }
 
-  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+  async accept(
+    delivery: NewDelivery,
+    windowMs: number,
+    outbound?: OutboundPlan,
+  ): Promise<AcceptResult> {
     this.assertOpen();
     const id = randomUUID();
     const fields = newDeliveryFields(delivery, id);
+    const events = this.acceptEvents(delivery, id, outbound);
     const k = this.keys;
     const supersede = delivery.supersede === true && delivery.orderKey !== null;
     const reply = await ACCEPT.run(
@@ -197,6 +215,8 @@ export class RedisStore implements Store, QueueJournal {
         k.status('superseded'),
         k.routeStatus(delivery.route, 'superseded'),
         k.finished,
+        k.outboxDue,
+        k.outboxExpires,
       ],
       [
         Math.max(1, Math.round(windowMs)),
@@ -207,6 +227,7 @@ export class RedisStore implements Store, QueueJournal {
         delivery.receivedAt,
         Math.round(delivery.coalesce?.windowMs ?? 0),
         Math.round(delivery.coalesce?.maxWaitMs ?? 0),
+        events,
         ...fields,
       ],
     );
@@ -328,28 +349,57 @@ export class RedisStore implements Store, QueueJournal {
     await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
   }
 
-  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+  async markRetry(
+    id: string,
+    error: string,
+    now: number,
+    nextAttemptAt: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => retryChange(head, error, now, nextAttemptAt));
+    await this.change(id, (head) => retryChange(head, error, now, nextAttemptAt), {
+      outbound,
+      event: 'failed',
+      now,
+    });
   }
 
   async markDelivered(
     id: string,
     now: number,
     status: DeliveredStatus = 'delivered',
+    outbound?: OutboundPlan,
   ): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => deliveredChange(head, now, status));
+    await this.change(id, (head) => deliveredChange(head, now, status), {
+      outbound,
+      event: status,
+      now,
+    });
   }
 
-  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
+  async markRefused(
+    id: string,
+    status: NotRunStatus,
+    reason: string,
+    now: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => refusedChange(head, status, reason, now));
+    await this.change(id, (head) => refusedChange(head, status, reason, now), {
+      outbound,
+      event: status,
+      now,
+    });
   }
 
-  async markFailed(id: string, error: string, now: number): Promise<void> {
+  async markFailed(id: string, error: string, now: number, outbound?: OutboundPlan): Promise<void> {
     this.assertOpen();
-    await this.change(id, (head) => failedChange(head, error, now));
+    await this.change(id, (head) => failedChange(head, error, now), {
+      outbound,
+      event: 'dead',
+      now,
+    });
   }
 
   /** Queues the row again under a new seq, with a new BullMQ job, so a worker picks it up now. */
@@ -459,6 +509,47 @@ export class RedisStore implements Store, QueueJournal {
     return held === 1;
   }
 
+  async enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void> {
+    this.assertOpen();
+    if (messages.length === 0) return;
+    await ENQUEUE_OUTBOX.run(
+      this.client,
+      [this.keys.outboxDue, this.keys.outboxExpires],
+      [this.keys.outboxPrefix, JSON.stringify(messages.map(outboxEntry))],
+    );
+  }
+
+  async claimOutbox(now: number, leaseMs: number, limit: number): Promise<OutboxClaim> {
+    this.assertOpen();
+    const k = this.keys;
+    const reply = await CLAIM_OUTBOX.run(
+      this.client,
+      [k.outboxDue, k.outboxExpires],
+      [now, now + leaseMs, Math.max(0, limit), randomUUID(), k.outboxPrefix],
+    );
+    return outboxClaimFromReply(reply, k.outboxPrefix);
+  }
+
+  async settleOutbox(
+    message: Pick<OutboxMessage, 'id' | 'claim'>,
+    outcome: OutboxOutcome,
+  ): Promise<boolean> {
+    this.assertOpen();
+    const k = this.keys;
+    const reply = await SETTLE_OUTBOX.run(
+      this.client,
+      [k.outbox(message.id), k.outboxDue, k.outboxExpires],
+      [
+        message.id,
+        message.claim,
+        outcome.kind,
+        outcome.kind === 'done' ? 0 : outcome.at,
+        outcome.kind === 'retry' ? outcome.error : '',
+      ],
+    );
+    return reply === 1;
+  }
+
   /** A BullMQ-backed queue; a `receiver` only adds jobs, `worker` and `all` also run them. */
   createQueue(context: QueueContext): DeliveryQueue {
     this.assertOpen();
@@ -563,12 +654,23 @@ export class RedisStore implements Store, QueueJournal {
   private async change(
     id: string,
     build: (head: RowHead) => RowChange | undefined,
+    lifecycle?: { outbound: OutboundPlan | undefined; event: LifecycleEvent; now: number },
   ): Promise<DeliveryRecord | undefined> {
+    // Lifecycle events are about the whole row: read it all, and write them with the change.
+    const events =
+      lifecycle && wantsLifecycle(lifecycle.outbound, lifecycle.event) ? lifecycle : undefined;
     for (let tries = 0; tries < MAX_CHANGE_TRIES; tries++) {
-      const head = await this.readHead(id);
+      const stored = events ? await this.read(id) : undefined;
+      const head = events ? stored && headOf(stored) : await this.readHead(id);
       if (!head) return undefined;
       const change = build(head);
       if (!change) return undefined;
+      if (events && stored) {
+        const after = rowAfter(publicRecord(stored), change);
+        change.outbox = lifecycleMessages(events.outbound, events.event, after, events.now).map(
+          outboxEntry,
+        );
+      }
       const next = change.status ?? head.status;
       const k = this.keys;
       const reply = await APPLY.run(
@@ -587,8 +689,10 @@ export class RedisStore implements Store, QueueJournal {
           k.orderLine(head.orderKey ?? ''),
           k.seq,
           k.deliveredLine(head.orderKey ?? ''),
+          k.outboxDue,
+          k.outboxExpires,
         ],
-        [String(head.rev), JSON.stringify(change)],
+        [String(head.rev), JSON.stringify(change), k.outboxPrefix],
       );
       if (reply === 0) return undefined;
       if (reply === -1) continue;
@@ -599,6 +703,28 @@ export class RedisStore implements Store, QueueJournal {
     throw new Error(
       `delivery ${id} kept changing under concurrent updates (${MAX_CHANGE_TRIES} tries); try again`,
     );
+  }
+
+  /**
+   * The accept script's lifecycle events (its ARGV), or '' when the plan wants none: the new
+   * row's `accepted` messages, and one `superseded` template per subscriber, whose body the
+   * script completes with each superseded row's own facts (route, ids, event, action, attempts
+   * allowed, reception time); the rest is what every superseded row has in common.
+   */
+  private acceptEvents(delivery: NewDelivery, id: string, outbound?: OutboundPlan): string {
+    if (!outbound) return '';
+    const now = delivery.receivedAt;
+    const accepted = lifecycleMessages(outbound, 'accepted', queuedRecord(delivery, id, 0), now);
+    const supersedes = delivery.supersede === true && delivery.orderKey !== null;
+    const superseded = supersedes
+      ? lifecycleMessages(outbound, 'superseded', supersededFacts(delivery, id), now)
+      : [];
+    if (accepted.length === 0 && superseded.length === 0) return '';
+    return JSON.stringify({
+      prefix: this.keys.outboxPrefix,
+      accepted: accepted.map(outboxEntry),
+      superseded: superseded.map(outboxEntry),
+    });
   }
 
   private async pruneRow(id: string, olderThan: number): Promise<boolean> {
@@ -654,6 +780,37 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
   const resolved = resolveRedisOptions(options);
   const client = await openCommandClient(resolved);
   return new RedisStore(client, resolved);
+}
+
+/** What a change reads of a row it read whole. */
+function headOf(stored: StoredDelivery): RowHead {
+  const { id, rev, route, deliveryId, orderKey, status, attempts, startedAt, attemptLog } = stored;
+  return { id, rev, route, deliveryId, orderKey, status, attempts, startedAt, attemptLog };
+}
+
+/**
+ * What every row superseded by `delivery` (journal id `id`) has in common; the accept script
+ * fills in each row's own facts (see `acceptEvents`), so these placeholders are never sent.
+ */
+function supersededFacts(delivery: NewDelivery, id: string): LifecycleFacts {
+  return {
+    id: '',
+    route: delivery.route,
+    deliveryId: '',
+    event: '',
+    action: null,
+    status: 'superseded',
+    attempts: 0,
+    maxAttempts: 0,
+    receivedAt: 0,
+    startedAt: null,
+    finishedAt: delivery.receivedAt,
+    nextAttemptAt: 0,
+    lastError: null,
+    agent: null,
+    answer: null,
+    supersededBy: id,
+  };
 }
 
 /** Runs commands in one round trip; a command's error rejects the whole call. */

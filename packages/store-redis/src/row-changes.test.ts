@@ -4,9 +4,13 @@ import {
   failedChange,
   interruptedChange,
   replayChange,
+  retryChange,
+  rowAfter,
   runningChange,
   type RowHead,
 } from './row-changes.js';
+import { sampleDelivery } from '@webhook-gateway/core/testing';
+import { queuedRecord } from '@webhook-gateway/core/store-kit';
 
 const head: RowHead = {
   id: 'j-1',
@@ -62,5 +66,38 @@ describe('row changes', () => {
   it('only a running row is put back after an interruption', () => {
     expect(interruptedChange(head, 500)).toBeUndefined();
     expect(interruptedChange({ ...head, status: 'running' }, 500)?.status).toBe('queued');
+  });
+
+  it('rowAfter is the row as a change leaves it: status, set fields, removed fields', () => {
+    const row = {
+      ...queuedRecord(sampleDelivery({ receivedAt: 50 }), 'j-1', 4),
+      status: 'running' as const,
+      attempts: 1,
+      startedAt: 100,
+      answer: 'old answer',
+      lastError: 'earlier',
+    };
+    const retried = rowAfter(row, retryChange(head, 'boom', 150, 900));
+    expect(retried).toMatchObject({
+      status: 'queued',
+      lastError: 'boom',
+      nextAttemptAt: 900,
+      attempts: 1,
+      startedAt: 100,
+      finishedAt: null,
+      answer: 'old answer',
+    });
+    expect(rowAfter(row, deliveredChange(head, 300))).toMatchObject({
+      status: 'delivered',
+      finishedAt: 300,
+      lastError: 'earlier',
+    });
+    expect(rowAfter(row, replayChange(head, 400))).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      answer: null,
+      lastError: null,
+      finishedAt: null,
+    });
   });
 });

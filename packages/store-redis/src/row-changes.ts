@@ -6,7 +6,9 @@
 import type {
   AttemptRecord,
   DeliveredStatus,
+  DeliveryRecord,
   DeliveryStatus,
+  NewOutboxMessage,
   NotRunStatus,
 } from '@webhook-gateway/core';
 import { closeAttempt, startAttempt } from '@webhook-gateway/core/store-kit';
@@ -43,6 +45,50 @@ export interface RowChange {
   /** Leave the pull request's line (finished) or join it at the row's seq (queued again). */
   leaveLine?: boolean;
   joinLine?: boolean;
+  /** Lifecycle messages written with the change (`outboxEntry` of each). */
+  outbox?: OutboxEntry[];
+}
+
+/** An outbox message as the scripts add it: every field a string. */
+export interface OutboxEntry {
+  id: string;
+  destination: string;
+  body: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export function outboxEntry(message: NewOutboxMessage): OutboxEntry {
+  return {
+    id: message.id,
+    destination: message.destination,
+    body: message.body,
+    createdAt: String(message.createdAt),
+    expiresAt: String(message.expiresAt),
+  };
+}
+
+/**
+ * The row as `change` leaves it, for the lifecycle events written with the change: the new
+ * status and the fields it sets or removes. The rev guard makes it the row Redis then holds.
+ */
+export function rowAfter(record: DeliveryRecord, change: RowChange): DeliveryRecord {
+  const set = change.set ?? {};
+  const unset = new Set(change.unset ?? []);
+  const number = (field: string, current: number | null): number | null =>
+    unset.has(field) ? null : set[field] !== undefined ? Number(set[field]) : current;
+  const text = (field: string, current: string | null): string | null =>
+    unset.has(field) ? null : (set[field] ?? current);
+  return {
+    ...record,
+    status: change.status ?? record.status,
+    attempts: number('attempts', record.attempts) ?? record.attempts,
+    nextAttemptAt: number('nextAttemptAt', record.nextAttemptAt) ?? record.nextAttemptAt,
+    startedAt: number('startedAt', record.startedAt),
+    finishedAt: number('finishedAt', record.finishedAt),
+    lastError: text('lastError', record.lastError),
+    answer: text('answer', record.answer),
+  };
 }
 
 /** What `recover`-style requeues record on the attempt a stop cut short. */

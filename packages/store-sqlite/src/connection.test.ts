@@ -350,3 +350,52 @@ describe('schema version 9: leaner indexes', () => {
     check.close();
   });
 });
+
+describe('schema version 13: the outbox', () => {
+  it('adds the outbox to a version 12 file, whose rows then write their lifecycle events', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 12));
+    const T0 = 1_700_000_000_000;
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+           order_key, max_attempts, status, attempts, next_attempt_at, started_at, attempt_log)
+         VALUES ('j-1', 1, 'review', 'pull_request', 'opened', 'd-1', ${T0}, '{}', NULL, 5,
+           'running', 1, ${T0}, ${T0},
+           '[{"attempt":1,"startedAt":${T0},"finishedAt":null,"error":null}]')`,
+      )
+      .run();
+    old.prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('j-1', '{}')`).run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      const plan = {
+        subscriptions: [
+          { destination: 'outbound:ops', events: ['silent' as const], includeAnswer: false },
+        ],
+      };
+      await store.markDelivered('j-1', T0 + 5, 'silent', plan);
+      const { messages } = await store.claimOutbox(T0 + 6, 60_000, 10);
+      expect(messages).toHaveLength(1);
+      expect(JSON.parse(messages[0]?.body ?? '{}')).toMatchObject({
+        type: 'delivery.silent',
+        data: { journal_id: 'j-1', status: 'silent', attempt: 1 },
+      });
+    } finally {
+      await store.close();
+    }
+    const check = new Database(file, { readonly: true });
+    expect(schemaVersionOf(check)).toBe(13);
+    const status = check
+      .prepare(`SELECT sql FROM sqlite_schema WHERE name = 'deliveries'`)
+      .pluck()
+      .get();
+    // The outbox touched no status: the CHECK still lists every one, silent and skipped too.
+    expect(status).toContain(
+      "CHECK (status IN ('queued', 'running', 'delivered', 'failed', 'superseded', 'denied', 'over_budget', 'silent', 'skipped'))",
+    );
+    check.close();
+  });
+});

@@ -3,6 +3,7 @@
  * the file passes a schema: another process (or an older version) may have written it.
  */
 import {
+  type OutboxMessage,
   type DeliveryOutline,
   type DeliveryRecord,
   type DeliveryStatus,
@@ -306,5 +307,33 @@ export function queuedFromRow(row: unknown): QueuedDelivery {
     deliveryId: delivery_id,
     orderKey: order_key,
     nextAttemptAt: next_attempt_at,
+  };
+}
+
+const outboxRowSchema = z.object({
+  id: z.string(),
+  destination: z.string(),
+  body: z.string(),
+  created_at: z.number(),
+  expires_at: z.number(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  claim: z.string(),
+});
+
+/** A claimed `outbox` row as the core's `OutboxMessage`. */
+export function outboxFromRow(row: unknown): OutboxMessage {
+  const parsed = outboxRowSchema.safeParse(row);
+  if (!parsed.success) throw describeBadRow('outbox', row, parsed.error);
+  const r = parsed.data;
+  return {
+    id: r.id,
+    destination: r.destination,
+    body: r.body,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    claim: r.claim,
   };
 }

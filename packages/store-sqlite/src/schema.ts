@@ -302,6 +302,30 @@ const coalesceColumns: Migration = (db) => {
   `);
 };
 
+/**
+ * The outbox: signed POSTs waiting to be sent (lifecycle events of `extra.outbound`, the `webhook`
+ * target's answers), each written in the transaction of the change it reports. `due_at` is when a
+ * sender may claim it: its next try, or its claim's lease end while claimed (`claim` holds the
+ * claim's token). No status CHECK is touched: `deliveries` keeps its list.
+ */
+const outboxTable: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE outbox (
+      id          TEXT PRIMARY KEY,                -- the webhook-id of every try
+      destination TEXT NOT NULL,                   -- outbound:<hash> or endpoint:<name>, never a URL
+      body        TEXT NOT NULL,                   -- JSON, sent as it is
+      created_at  INTEGER NOT NULL,
+      expires_at  INTEGER NOT NULL,                -- dropped unsent after this
+      due_at      INTEGER NOT NULL,
+      attempts    INTEGER NOT NULL DEFAULT 0,      -- failed tries
+      last_error  TEXT,
+      claim       TEXT
+    );
+    CREATE INDEX outbox_due_at ON outbox (due_at);
+    CREATE INDEX outbox_expires_at ON outbox (expires_at);
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -316,6 +340,7 @@ export const migrations: readonly Migration[] = [
   silentStatus,
   skippedStatus,
   coalesceColumns,
+  outboxTable,
 ];
 
 /** The schema version this code writes. */

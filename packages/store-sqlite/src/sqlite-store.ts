@@ -13,6 +13,12 @@ import type {
   NewDelivery,
   NotRunStatus,
   DeliveredStatus,
+  LifecycleEvent,
+  NewOutboxMessage,
+  OutboundPlan,
+  OutboxClaim,
+  OutboxMessage,
+  OutboxOutcome,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -21,7 +27,10 @@ import {
   queuedRecord,
   closeAttempt,
   coalescedTiming,
+  lifecycleMessages,
+  wantsLifecycle,
 } from '@webhook-gateway/core/store-kit';
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { BackgroundCheckpointer } from './checkpointer.js';
 import { openDatabase } from './connection.js';
@@ -30,6 +39,7 @@ import { GroupCommit } from './group-commit.js';
 import { journalId } from './journal-id.js';
 import {
   deliveryFromRow,
+  outboxFromRow,
   outlineFromRow,
   queuedFromRow,
   subscriptionFromRow,
@@ -49,7 +59,11 @@ interface PendingAccept {
   row: Omit<DeliveryInsert, 'id' | 'seq' | 'key_expires_at'>;
   payload: string;
   windowMs: number;
+  outbound: OutboundPlan | undefined;
 }
+
+/** One statement of a status change: runs it, says whether a row changed. */
+type StatusChange = () => { changes: number };
 
 /** A `saveProgress` waiting for its batch; later saves of the row may join its parameters. */
 interface PendingProgress {
@@ -91,6 +105,23 @@ export class SqliteStore implements Store {
   /** Prepared once; runs inside the batch, where it becomes a savepoint. */
   private readonly markRunningTx: (id: string, now: number) => DeliveryRecord | undefined;
   /**
+   * A status change and the lifecycle events it writes, in one savepoint of the batch: both or
+   * neither (`Store` on outbound plans).
+   */
+  private readonly changeWithEventsTx: (
+    change: StatusChange,
+    id: string,
+    outbound: OutboundPlan,
+    event: LifecycleEvent,
+    now: number,
+  ) => void;
+  /** Drops the expired messages and claims due ones, in one savepoint. */
+  private readonly claimOutboxTx: (
+    now: number,
+    leaseMs: number,
+    limit: number,
+  ) => { expired: number; rows: unknown[] };
+  /**
    * The last seq handed out in the open transaction; read at its first `nextSeq()` and written
    * back once at its end, so a batch of accepts updates the counter once, not once each.
    */
@@ -127,9 +158,34 @@ export class SqliteStore implements Store {
       if (markRunning.run({ id, now }).changes === 0) return undefined;
       return this.readById(id);
     });
+    this.changeWithEventsTx = this.db.transaction(
+      (
+        change: StatusChange,
+        id: string,
+        outbound: OutboundPlan,
+        event: LifecycleEvent,
+        now: number,
+      ) => {
+        if (change().changes > 0) this.writeLifecycle(outbound, event, id, now);
+      },
+    );
+    this.claimOutboxTx = this.db.transaction((now: number, leaseMs: number, limit: number) => {
+      const expired = this.statements.dropExpiredOutbox.run({ now }).changes;
+      const rows = this.statements.claimOutbox.all({
+        now,
+        limit,
+        claim: randomUUID(),
+        lease_end: now + leaseMs,
+      });
+      return { expired, rows };
+    });
   }
 
-  async accept(delivery: NewDelivery, windowMs: number): Promise<AcceptResult> {
+  async accept(
+    delivery: NewDelivery,
+    windowMs: number,
+    outbound?: OutboundPlan,
+  ): Promise<AcceptResult> {
     this.assertOpen();
     const row = {
       route: delivery.route,
@@ -145,7 +201,7 @@ export class SqliteStore implements Store {
     };
     // The text as received when the receiver kept it: the same JSON, not serialised again.
     const payload = delivery.payloadJson ?? journalJson(delivery.payload, 'payload', delivery);
-    const pending: PendingAccept = { delivery, row, payload, windowMs };
+    const pending: PendingAccept = { delivery, row, payload, windowMs, outbound };
     // An accept that throws fails its whole batch (nothing of it is committed).
     return this.writes.submit(() => this.acceptOne(pending)) as Promise<AcceptResult>;
   }
@@ -245,34 +301,51 @@ export class SqliteStore implements Store {
 
   // The updates below never read the row: one statement each (the attempt log is closed in SQL),
   // atomic on its own, and a no-op for an unknown id.
-  async markRetry(id: string, error: string, now: number, nextAttemptAt: number): Promise<void> {
+  async markRetry(
+    id: string,
+    error: string,
+    now: number,
+    nextAttemptAt: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
     const params = { id, error, now, next_attempt_at: nextAttemptAt };
-    await this.batched(id, () => this.statements.markRetry.run(params));
+    await this.statusChange(id, now, outbound, 'failed', () =>
+      this.statements.markRetry.run(params),
+    );
   }
 
   async markDelivered(
     id: string,
     now: number,
     status: DeliveredStatus = 'delivered',
+    outbound?: OutboundPlan,
   ): Promise<void> {
     this.assertOpen();
-    await this.batched(id, () =>
+    await this.statusChange(id, now, outbound, status, () =>
       this.statements.markDelivered.run({ id, now, status, error: null }),
     );
   }
 
-  async markRefused(id: string, status: NotRunStatus, reason: string, now: number): Promise<void> {
+  async markRefused(
+    id: string,
+    status: NotRunStatus,
+    reason: string,
+    now: number,
+    outbound?: OutboundPlan,
+  ): Promise<void> {
     this.assertOpen();
-    await this.batched(id, () =>
+    await this.statusChange(id, now, outbound, status, () =>
       this.statements.markRefused.run({ id, now, status, error: reason }),
     );
   }
 
-  async markFailed(id: string, error: string, now: number): Promise<void> {
+  async markFailed(id: string, error: string, now: number, outbound?: OutboundPlan): Promise<void> {
     this.assertOpen();
     // The failure releases the row's key: the sender's manual redelivery of this id runs again.
-    await this.batched(id, () => this.statements.markFailed.run({ id, now, error }));
+    await this.statusChange(id, now, outbound, 'dead', () =>
+      this.statements.markFailed.run({ id, now, error }),
+    );
   }
 
   async replay(id: string, now: number): Promise<DeliveryRecord | undefined> {
@@ -339,6 +412,39 @@ export class SqliteStore implements Store {
     await this.batched(undefined, () => this.statements.writeCursor.run({ name, value }));
   }
 
+  async enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void> {
+    this.assertOpen();
+    if (messages.length === 0) return;
+    await this.batched(undefined, () => {
+      for (const message of messages) this.insertOutbox(message);
+    });
+  }
+
+  async claimOutbox(now: number, leaseMs: number, limit: number): Promise<OutboxClaim> {
+    this.assertOpen();
+    const { expired, rows } = await this.batched(undefined, () =>
+      this.claimOutboxTx(now, leaseMs, limit),
+    );
+    return { expired, messages: rows.map(outboxFromRow) };
+  }
+
+  async settleOutbox(
+    message: Pick<OutboxMessage, 'id' | 'claim'>,
+    outcome: OutboxOutcome,
+  ): Promise<boolean> {
+    this.assertOpen();
+    const { id, claim } = message;
+    const { settleOutboxDone, settleOutboxRetry, settleOutboxDefer } = this.statements;
+    const result = await this.batched(undefined, () =>
+      outcome.kind === 'done'
+        ? settleOutboxDone.run({ id, claim })
+        : outcome.kind === 'retry'
+          ? settleOutboxRetry.run({ id, claim, at: outcome.at, error: outcome.error })
+          : settleOutboxDefer.run({ id, claim, at: outcome.at }),
+    );
+    return result.changes > 0;
+  }
+
   /** Commits the writes still waiting for their batch, then closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -366,7 +472,7 @@ export class SqliteStore implements Store {
   }
 
   /** Runs inside the batch transaction: de-duplicate, then journal. */
-  private acceptOne({ delivery, row, payload, windowMs }: PendingAccept): AcceptResult {
+  private acceptOne({ delivery, row, payload, windowMs, outbound }: PendingAccept): AcceptResult {
     const live = this.statements.liveKey.get({
       route: delivery.route,
       delivery_id: delivery.deliveryId,
@@ -395,9 +501,59 @@ export class SqliteStore implements Store {
         Object.assign(record, timing);
       }
     }
+    // The events of this accept, in its transaction: the new row's, then each ended row's.
+    const at = delivery.receivedAt;
+    for (const message of lifecycleMessages(outbound, 'accepted', record, at)) {
+      this.insertOutbox(message);
+    }
+    if (wantsLifecycle(outbound, 'superseded')) {
+      for (const endedId of superseded) this.writeLifecycle(outbound, 'superseded', endedId, at);
+    }
     return superseded.length > 0
       ? { accepted: true, record, superseded }
       : { accepted: true, record };
+  }
+
+  /**
+   * Runs a status change in the next group commit; when the plan wants its event, the change and
+   * its events go in one savepoint, the events about the row as the change left it.
+   */
+  private async statusChange(
+    id: string,
+    now: number,
+    outbound: OutboundPlan | undefined,
+    event: LifecycleEvent,
+    change: StatusChange,
+  ): Promise<void> {
+    await this.batched(id, () => {
+      if (outbound && wantsLifecycle(outbound, event)) {
+        this.changeWithEventsTx(change, id, outbound, event, now);
+      } else change();
+    });
+  }
+
+  /** Writes the row's lifecycle messages of `event`; inside a transaction. */
+  private writeLifecycle(
+    outbound: OutboundPlan | undefined,
+    event: LifecycleEvent,
+    id: string,
+    now: number,
+  ): void {
+    const record = this.readById(id);
+    if (!record) return;
+    for (const message of lifecycleMessages(outbound, event, record, now)) {
+      this.insertOutbox(message);
+    }
+  }
+
+  private insertOutbox(message: NewOutboxMessage): void {
+    this.statements.insertOutbox.run({
+      id: message.id,
+      destination: message.destination,
+      body: message.body,
+      created_at: message.createdAt,
+      expires_at: message.expiresAt,
+    });
   }
 
   /** The next seq of the journal; only inside a transaction made by `transaction()`. */

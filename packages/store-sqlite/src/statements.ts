@@ -22,6 +22,15 @@ export interface DeliveryInsert {
   key_expires_at: number;
 }
 
+/** The bind parameters of a new `outbox` row (due at once: `due_at` is `created_at`). */
+interface OutboxInsert {
+  id: string;
+  destination: string;
+  body: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** The bind parameters of a `subscriptions` row. */
 export interface SubscriptionRow {
   name: string;
@@ -107,6 +116,15 @@ export interface Statements {
   journaledDeliveryIds: Statement<{ route: string; ids: string }>;
   readCursor: Statement<[string]>;
   writeCursor: Statement<{ name: string; value: string }>;
+  /** Adds a message unless its id is there already. */
+  insertOutbox: Statement<OutboxInsert>;
+  dropExpiredOutbox: Statement<{ now: number }>;
+  /** Takes up to `limit` due messages for the claim `claim` until `lease_end`; returns them. */
+  claimOutbox: Statement<{ now: number; limit: number; claim: string; lease_end: number }>;
+  /** The settlements, each only under the message's current claim. */
+  settleOutboxDone: Statement<{ id: string; claim: string }>;
+  settleOutboxRetry: Statement<{ id: string; claim: string; at: number; error: string }>;
+  settleOutboxDefer: Statement<{ id: string; claim: string; at: number }>;
 }
 
 /** Prepares every statement once, for the life of the connection. */
@@ -246,6 +264,26 @@ export function prepareStatements(db: Database.Database): Statements {
     writeCursor: db.prepare<{ name: string; value: string }>(
       `INSERT INTO cursors (name, value) VALUES (@name, @value)
        ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    ),
+    insertOutbox: db.prepare<OutboxInsert>(
+      `INSERT OR IGNORE INTO outbox (id, destination, body, created_at, expires_at, due_at)
+       VALUES (@id, @destination, @body, @created_at, @expires_at, @created_at)`,
+    ),
+    dropExpiredOutbox: db.prepare<{ now: number }>('DELETE FROM outbox WHERE expires_at <= @now'),
+    claimOutbox: db.prepare<{ now: number; limit: number; claim: string; lease_end: number }>(
+      `UPDATE outbox SET due_at = @lease_end, claim = @claim
+       WHERE id IN (SELECT id FROM outbox WHERE due_at <= @now ORDER BY due_at LIMIT @limit)
+       RETURNING id, destination, body, created_at, expires_at, attempts, last_error, claim`,
+    ),
+    settleOutboxDone: db.prepare<{ id: string; claim: string }>(
+      'DELETE FROM outbox WHERE id = @id AND claim = @claim',
+    ),
+    settleOutboxRetry: db.prepare<{ id: string; claim: string; at: number; error: string }>(
+      `UPDATE outbox SET due_at = @at, attempts = attempts + 1, last_error = @error, claim = NULL
+       WHERE id = @id AND claim = @claim`,
+    ),
+    settleOutboxDefer: db.prepare<{ id: string; claim: string; at: number }>(
+      'UPDATE outbox SET due_at = @at, claim = NULL WHERE id = @id AND claim = @claim',
     ),
   };
 }

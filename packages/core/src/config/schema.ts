@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { routeFiltersSchema } from './filter-schema.js';
+import { outboundSchema } from './outbound-schema.js';
 
 /** The secret value that turns validation off for a route (loopback binds only). */
 export const INSECURE_NO_AUTH = 'INSECURE_NO_AUTH';
@@ -270,6 +271,8 @@ function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
     public_url: z.url().optional(),
     /** Seconds between reconcile passes; 600 when unset and any route reconciles. */
     reconcile_interval_s: z.int().positive().optional(),
+    /** Subscribers of the deliveries' lifecycle events, signed as Standard Webhooks. */
+    outbound: outboundSchema,
     routes: z
       .record(z.string().regex(/^[^/\s]+$/, 'route names cannot contain "/" or spaces'), route)
       .default({}),
