@@ -1,11 +1,13 @@
 /**
  * Reconcile end to end: the built CLI, a SQLite journal, the real `gh` against a TLS fake of the
  * forge's API that redelivers by signing and POSTing to the gateway. The outage case is the
- * measurement of issue 19 (printed; the runs are asserted, the time is not).
+ * measurement of issue 19 (printed; the runs are asserted, the time is not). In GitHub App mode
+ * the CLI reads the App's own log with the App's JWT, the fake verifying each one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../../packages/reconcile/src/test-support/app-keys.js';
 import {
   startFakeForgeApi,
   type FakeForgeApi,
@@ -90,7 +92,7 @@ afterEach(async () => {
 
 afterAll(() => cleanupHomes());
 
-describe('reconcile with the built CLI', () => {
+describe('reconcile with the built CLI', { timeout: 180_000 }, () => {
   it('a gateway stopped while 20 deliveries failed at the forge runs exactly those 20 once it starts', async () => {
     const home = makeHome();
     const runsFile = path.join(home, 'runs.txt');
@@ -203,5 +205,132 @@ describe('reconcile with the built CLI', () => {
     expect(unknown.stderr).toMatch(
       /--route nope: no route of that name names its forge hook \(routes with reconcile: reviews\)/,
     );
+  });
+});
+
+describe('reconcile in GitHub App mode with the built CLI', { timeout: 180_000 }, () => {
+  const APP_ID = 5150;
+  let app: TestApp;
+
+  beforeEach(async () => {
+    // This file's forge again, now playing the App's forge too.
+    await forge.close();
+    app = makeTestApp();
+    forge = await startFakeForgeApi({ app: { id: APP_ID, publicKey: app.publicKey } });
+  });
+
+  afterEach(() => app.cleanup());
+
+  /** gh's environment, and the CLI (Node) trusting the fake for the App's calls. */
+  const appEnv = () => ({ ...ghEnv(), NODE_EXTRA_CA_CERTS: forge.caFile });
+
+  it('webhook-gateway reconcile --route R reads the App’s log for the App’s route, without a reconcile block', async () => {
+    const home = makeHome();
+    const runsFile = path.join(home, 'runs.txt');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    forge.setAppHook({ url: `${url}/webhooks/app`, secret: SECRET });
+    const appConfig = {
+      agent: appendingAgent(runsFile, { sleepS: 0 }),
+      platforms: {
+        forge: { api_url: forge.apiUrl, app: { app_id: APP_ID, private_key_file: app.keyFile } },
+        webhook: {
+          extra: {
+            port,
+            public_url: url,
+            routes: { app: { secret: SECRET, events: ['pull_request'] } },
+          },
+        },
+      },
+    };
+    // Up once, so the journal exists; then the App's deliveries fail while it is down.
+    gateway = await startGateway({ home, config: appConfig, env: appEnv() });
+    await gateway.stop();
+    gateway = undefined;
+    for (const n of [1, 2, 3]) {
+      await forge.deliver('app', {
+        guid: `app-${n}`,
+        event: 'pull_request',
+        payload: { ...pullRequest(n), installation: { id: 77 } },
+        failedWith: 502,
+      });
+    }
+
+    // No route names its hook, so a pass over every route has nothing to read.
+    const all = await runCli(['reconcile', '--home', home], { env: appEnv() });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('no route names its forge hook');
+
+    const dry = await runCli(['reconcile', '--home', home, '--route', 'app', '--dry-run'], {
+      env: appEnv(),
+    });
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(
+      /ROUTE\s+LISTED\s+JOURNALED\s+TO REDELIVER\s+FAILED\napp\s+3\s+0\s+3\s+0/,
+    );
+    expect(forge.redeliveryRequests()).toEqual([]);
+
+    gateway = await startGateway({ home, config: appConfig, env: appEnv() });
+    const real = await runCli(['reconcile', '--home', home, '--route', 'app', '--json'], {
+      env: appEnv(),
+    });
+    expect(real.code).toBe(0);
+    const report = JSON.parse(real.stdout) as { routes: Record<string, unknown>[] };
+    expect(report.routes).toEqual([
+      {
+        route: 'app',
+        listed: 3,
+        journaled: 0,
+        redelivered: 3,
+        failed: 0,
+        delivery_ids: ['app-1', 'app-2', 'app-3'],
+      },
+    ]);
+    await forge.settled();
+    const runs = await waitFor(
+      () => (runsIn(runsFile).length >= 3 ? runsIn(runsFile) : undefined),
+      'the three redeliveries to run',
+    );
+    expect(runs.sort()).toEqual(['app-1', 'app-2', 'app-3']);
+    // Every App call carried a JWT the fake verified with the App's public key.
+    expect(forge.appRequests().length).toBeGreaterThan(0);
+    expect(forge.appRequests().every((call) => call.accepted)).toBe(true);
+  });
+
+  it('a route the App’s webhook does not point at is refused, naming both URLs; exit 1', async () => {
+    const home = makeHome();
+    const port = await freePort();
+    forge.setAppHook({ url: 'https://elsewhere.example.com/hook', secret: SECRET });
+    gateway = await startGateway({
+      home,
+      config: {
+        platforms: {
+          forge: {
+            api_url: forge.apiUrl,
+            app: { app_id: APP_ID, private_key_file: app.keyFile },
+          },
+          webhook: {
+            extra: {
+              port,
+              public_url: `http://127.0.0.1:${port}`,
+              routes: { app: { secret: SECRET } },
+            },
+          },
+        },
+      },
+      env: appEnv(),
+    });
+    const result = await runCli(['reconcile', '--home', home, '--route', 'app'], {
+      env: appEnv(),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `app: route "app" is not the App's route: the App's webhook sends to https://elsewhere.example.com/hook, not to http://127.0.0.1:${port}/webhooks/app`,
+    );
+    const unknown = await runCli(['reconcile', '--home', home, '--route', 'nope'], {
+      env: appEnv(),
+    });
+    expect(unknown.code).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Gateway processes by role for the scale-out tests: receivers (wait for the listening line) and
  * workers (wait for the worker line), all started with one shared config file and a home each,
- * so every process has its own log. `WG_E2E_CLI` runs them from another build of the CLI.
+ * so every process has its own log, and the test's environment (plus `env`). `WG_E2E_CLI` runs
+ * them from another build of the CLI.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,13 +36,13 @@ const roleCliPath = process.env.WG_E2E_CLI ?? cliPath;
 export async function startRole(
   role: Role,
   configFile: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
 ): Promise<RoleProcess> {
   const home = makeHome();
   const child = spawn(
     process.execPath,
     [roleCliPath, 'gateway', '--home', home, '--config', configFile, '--role', role],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';

@@ -1,7 +1,8 @@
 /**
  * One call to the forge's REST API for the App (with a JWT, an installation token, or, for the
- * manifest conversion, nothing): its JSON answer checked with a zod schema. A failure names the
- * endpoint and the forge's message, never the credentials sent.
+ * manifest conversion, nothing): its JSON answer checked with a zod schema, or (`sendAppApi`) the
+ * answer as sent. A failure names the endpoint and the forge's message, never the credentials
+ * sent.
  */
 import { fetch } from 'undici';
 import { z } from 'zod';
@@ -35,10 +36,23 @@ export interface AppApiCall<T> {
   body?: unknown;
 }
 
-/** Makes the call; throws an `AppApiError` naming `METHOD url` when it fails or answers oddly. */
-export async function callAppApi<T>(call: AppApiCall<T>): Promise<T> {
-  const { apiUrl, method, path, authorization, schema, body } = call;
-  const what = `${method} ${apiUrl}${path}`;
+/** An answer of the App API as the forge sent it. */
+export interface AppApiAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/**
+ * Sends the request and returns the answer whatever its status; throws an `AppApiError`
+ * (status 0) naming `METHOD url` only when no answer came.
+ */
+export async function sendAppApi(
+  call: Omit<AppApiCall<unknown>, 'schema'> & { signal?: AbortSignal },
+): Promise<AppApiAnswer & { statusText: string }> {
+  const { apiUrl, method, path, authorization, body } = call;
+  const timeout = AbortSignal.timeout(30_000);
   let response;
   try {
     response = await fetch(`${apiUrl}${path}`, {
@@ -51,22 +65,36 @@ export async function callAppApi<T>(call: AppApiCall<T>): Promise<T> {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
+      signal: call.signal ? AbortSignal.any([call.signal, timeout]) : timeout,
     });
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
-    throw new AppApiError(`${what} failed: ${String(cause ?? error)}`, 0);
+    throw new AppApiError(`${method} ${apiUrl}${path} failed: ${String(cause ?? error)}`, 0);
   }
-  const text = await response.text();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name.toLowerCase()] = value;
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+    body: await response.text(),
+  };
+}
+
+/** Makes the call; throws an `AppApiError` naming `METHOD url` when it fails or answers oddly. */
+export async function callAppApi<T>(call: AppApiCall<T>): Promise<T> {
+  const { apiUrl, method, path, schema } = call;
+  const what = `${method} ${apiUrl}${path}`;
+  const answer = await sendAppApi(call);
   let json: unknown;
   try {
-    json = text === '' ? null : JSON.parse(text);
+    json = answer.body === '' ? null : JSON.parse(answer.body);
   } catch {
     json = undefined;
   }
-  if (!response.ok) {
-    const forgeMessage = messageSchema.safeParse(json).data?.message ?? response.statusText;
-    throw new AppApiError(`${what}: HTTP ${response.status}: ${forgeMessage}`, response.status);
+  if (answer.status < 200 || answer.status >= 300) {
+    const forgeMessage = messageSchema.safeParse(json).data?.message ?? answer.statusText;
+    throw new AppApiError(`${what}: HTTP ${answer.status}: ${forgeMessage}`, answer.status);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

@@ -6,7 +6,7 @@
  */
 import githubAppJwt from 'universal-github-app-jwt';
 import { z } from 'zod';
-import { AppApiError, callAppApi } from './app-api-call.js';
+import { AppApiError, callAppApi, sendAppApi, type AppApiAnswer } from './app-api-call.js';
 
 /** `https://api.github.com`, the API base when `platforms.forge.api_url` is not set. */
 export const DEFAULT_API_URL = 'https://api.github.com';
@@ -64,6 +64,25 @@ export class AppClient {
   async asApp<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
     const authorization = `Bearer ${await this.jwt()}`;
     return callAppApi({ apiUrl: this.apiUrl, method, path, authorization, schema, body });
+  }
+
+  /**
+   * `method path` as the App, its answer as the forge sent it (status, headers, text), whatever
+   * the status: for callers that read headers (a `Link` cursor, `Retry-After`) and word their own
+   * failures. Throws an `AppApiError` only when no answer came.
+   *
+   * @example await client.requestAsApp('GET', '/app/hook/deliveries?per_page=100')
+   */
+  async requestAsApp(method: string, path: string, signal?: AbortSignal): Promise<AppApiAnswer> {
+    const authorization = `Bearer ${await this.jwt()}`;
+    const { status, headers, body } = await sendAppApi({
+      apiUrl: this.apiUrl,
+      method,
+      path,
+      authorization,
+      ...(signal ? { signal } : {}),
+    });
+    return { status, headers, body };
   }
 
   /**

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { JsonObject } from '@webhook-gateway/core';
 import { createLogger } from '@webhook-gateway/core/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { commentMarker } from './living-comment.js';
 import { appKeyPair, writeAppKey } from './test-support/app-key.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { useGhGateway } from './test-support/gh-gateway.js';
@@ -154,6 +155,29 @@ describe('a gateway installed as a GitHub App', () => {
     expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
       { ...COMMENT_PERMISSIONS, issues: 'write' },
     ]);
+  });
+
+  it('the living comment edits only the bot’s own comments, never a person’s that quotes its marker', async () => {
+    const asked = () => forge.requests.filter((r) => r === 'GET /api/v3/app').length;
+    const askedBefore = asked();
+    const url = await startGateway({ deliver_extra: { mode: 'update' } });
+    const comments = forge.comments('acme/gamma', 2);
+    comments.splice(0); // what earlier tests posted there
+    const quoted = `${commentMarker('app')}\nquoting the bot: looks good`;
+    comments.push({ id: 1, body: quoted, user: { login: 'alice', type: 'User' } });
+    await post(url, 'pull_request', pullRequestOn('acme/gamma'));
+    await gh.finished(1);
+    await post(url, 'pull_request', pullRequestOn('acme/gamma'));
+    const records = await gh.finished(2);
+    expect(records.map((r) => r.status)).toEqual(['delivered', 'delivered']);
+    const [newest] = [...records].sort((a, b) => b.seq - a.seq);
+    // The person's comment is untouched; the bot posted one comment and then edited it.
+    expect(comments.map((c) => [c.user.login, c.body.split('\n')[1]])).toEqual([
+      ['alice', 'quoting the bot: looks good'],
+      ['review-bot[bot]', `reviewed ${newest?.deliveryId ?? ''}`],
+    ]);
+    // The bot's login was read once, GET /app, for the loop guard and the living comment alike.
+    expect(asked() - askedBefore).toBe(1);
   });
 
   it('fails a delivery without installation.id as "not an App delivery", without retrying', async () => {

@@ -19,7 +19,7 @@ function apiUrlOf(settings: Pick<ForgeSettings, 'api_url'>): string {
 }
 
 /** A client for the App of `settings`, its key read now (a bad key throws a `ConfigError`). */
-function appClientFor(
+export function appClientFor(
   app: ForgeAppSettings,
   settings: Pick<ForgeSettings, 'api_url'>,
   home: string,

@@ -20,12 +20,15 @@ import type { ForgeSettings } from './settings.js';
 /**
  * Runs `gh pr comment <n> --repo <owner/repo> --body-file -` once per comment body, with the
  * plugin's `platforms.forge` settings; with `deliver_extra.mode: update`, edits the route's own
- * comments through `gh api` instead.
+ * comments through `gh api` instead. With `platforms.forge.app`, `appBot` names the App's bot
+ * (`<slug>[bot]`, from `GET /app`): the living comment then counts only that account's comments
+ * as its own.
  * Throws a `CommentDeliveryError` (the worker retries) when the target is invalid or gh fails.
  */
 export async function deliverForgeComment(
   request: DeliverRequest,
   settings: ForgeSettings,
+  appBot?: () => Promise<string>,
 ): Promise<void> {
   const pullRequest = resolveForgePullRequest(request.extra, request.delivery.payload);
   const host = forgeHostOf(settings) ?? FORGE_PROFILE.defaultHost;
@@ -44,8 +47,20 @@ export async function deliverForgeComment(
       secrets,
       signal: request.signal,
     });
+    let author: string | undefined;
+    if (settings.app) {
+      if (!appBot) {
+        throw Object.assign(
+          new Error(
+            "forge_comment with mode: update as a GitHub App needs the App's bot login (appBot), to tell its own comments from people's",
+          ),
+          { retryable: false },
+        );
+      }
+      author = await appBot();
+    }
     const outcome = await updateLivingComment(
-      forgeLivingCommentApi(gh, pullRequest),
+      forgeLivingCommentApi(gh, pullRequest, author),
       route,
       commentBodies(
         request.answer,

@@ -13,7 +13,7 @@ export {
   isAltforgeProjectPath,
   type AltforgeMergeRequest,
 } from './altforge-target.js';
-export { FORGE_COMMENT_LIMIT, forgeCommentArgv, forgeEnv } from './forge-cli.js';
+export { FORGE_COMMENT_LIMIT, forgeCommentArgv, forgeEnv, forgeHostOf } from './forge-cli.js';
 export { ALTFORGE_NOTE_LIMIT, altforgeNoteArgv, altforgeEnv } from './altforge-cli.js';
 export { deliverForgeComment } from './deliver-forge-comment.js';
 export { deliverForgeReview } from './deliver-forge-review.js';

@@ -3,16 +3,26 @@ import type { CliApi } from './cli-api.js';
 import type { ForgePullRequest } from './forge-target.js';
 import type { LivingCommentApi } from './living-comment.js';
 
-export function forgeLivingCommentApi(gh: CliApi, pullRequest: ForgePullRequest): LivingCommentApi {
+/**
+ * The living comment's calls for `pullRequest`. With `author` (the GitHub App's `<slug>[bot]`),
+ * only comments that account wrote are its own: a person's comment that quotes the marker is
+ * never edited or deleted.
+ */
+export function forgeLivingCommentApi(
+  gh: CliApi,
+  pullRequest: ForgePullRequest,
+  author?: string,
+): LivingCommentApi {
   const { repo, prNumber } = pullRequest;
+  // The marker and the login go into the jq program as JSON string literals (valid jq strings).
+  const byAuthor = author === undefined ? '' : ` and .user.login == ${JSON.stringify(author)}`;
   return {
     async listMarked(marker) {
-      // The marker goes into the jq program as a JSON string literal (a valid jq string).
       const listed = await gh([
         '--paginate',
         `repos/${repo}/issues/${prNumber}/comments`,
         '--jq',
-        `.[] | select(.body | contains(${JSON.stringify(marker)})) | .id`,
+        `.[] | select((.body | contains(${JSON.stringify(marker)}))${byAuthor}) | .id`,
       ]);
       return listed
         .split('\n')

@@ -16,7 +16,7 @@ import type { AppSessions } from './app-session.js';
 import { installationEvent } from './installation-events.js';
 import { commentModeProblems } from './living-comment.js';
 import type { PermissionCache } from './permission.js';
-import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
+import { altforgeSettingsSchema, forgeSettingsSchema, type ForgeSettings } from './settings.js';
 import {
   ALTFORGE_REVIEW_TARGET,
   ALTFORGE_TARGET,
@@ -119,11 +119,19 @@ const forgeCommentPlugin = definePlugin({
       () => import('./deliver-altforge-review.js'),
       'deliverAltforgeReview',
     );
-    hooks.deliver
-      .for(FORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverForgeComment(request, settings(request.config).forge),
-      );
+    // The App's bot, `<slug>[bot]` (`GET /app`, asked once per App session): the living comment
+    // edits only comments it wrote.
+    const appBot = (forge: ForgeSettings) => async () => {
+      const { AppSessions } = await import('./app-session.js');
+      appSessions ??= new AppSessions(home);
+      if (!forge.app) throw new Error('platforms.forge.app is not set');
+      const { client } = appSessions.get(forge.app, forge);
+      return `${(await client.identity()).slug}[bot]`;
+    };
+    hooks.deliver.for(FORGE_TARGET).tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) => {
+      const { forge } = settings(request.config);
+      return deliverForgeComment(request, forge, forge.app ? appBot(forge) : undefined);
+    });
     hooks.deliver
       .for(FORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {

@@ -47,8 +47,12 @@ describe('forge_comment with deliver_extra.mode: update, through the real gh', (
   it("leaves people's comments and other routes' alone, finding its own past the first page", async () => {
     const { payload, number } = nextPull();
     const comments = forge.api.comments('octo/repo', number);
-    comments.push({ id: 1, body: 'a person' }, { id: 2, body: 'another person' });
-    comments.push({ id: 3, body: `${commentMarker('other-route')}\nnot ours` });
+    const person = { login: 'alice', type: 'User' as const };
+    comments.push(
+      { id: 1, body: 'a person', user: person },
+      { id: 2, body: 'another person', user: person },
+    );
+    comments.push({ id: 3, body: `${commentMarker('other-route')}\nnot ours`, user: person });
     await answer(payload, 'first');
     await answer(payload, 'second');
     expect(comments.map((c) => (c.id <= 3 ? c.body : text(c.body)))).toEqual([

@@ -31,17 +31,22 @@ export interface ApiResponse {
   body: string;
 }
 
-/** What a failure message names: the CLI, its config key, the hook and the route's key path. */
+/**
+ * What a failure message names: the CLI (or "the App"), its config key, the hook and the route's
+ * key path.
+ */
 export interface FailureContext {
   cli: string;
-  /** `platforms.forge` or `platforms.altforge`. */
+  /** `platforms.forge`, `platforms.altforge` or `platforms.forge.app`. */
   settingsKey: string;
-  /** `repos/octo/repo/hooks/12`, as the forge's API names it. */
+  /** `repos/octo/repo/hooks/12` (`app/hook` for the App's), as the forge's API names it. */
   hook: string;
   /** `platforms.webhook.extra.routes.<route>.reconcile`. */
   keyPath: string;
   /** The right a token needs to read and redeliver the hook's deliveries. */
   right: string;
+  /** What to do when the forge refuses the credentials; by default, log the CLI in or set a token. */
+  signIn?: string;
 }
 
 const DEFAULT_RETRY_AFTER_MS = 60_000;
@@ -95,7 +100,7 @@ export function failureOfResponse(
   if (response.status === 401) {
     return new ReconcileFailure(
       'not-authenticated',
-      `${context.cli} is not authenticated (HTTP 401: ${said}); run "${context.cli} auth login" or set ${context.settingsKey}.token`,
+      `${context.cli} is not authenticated (HTTP 401: ${said}); ${context.signIn ?? `run "${context.cli} auth login" or set ${context.settingsKey}.token`}`,
     );
   }
   if (response.status === 403) {

@@ -1,7 +1,8 @@
 /**
- * The forge's (GitHub's) delivery log of a repository or organization hook, through `gh api`:
- * `…/hooks/{id}/deliveries?per_page=100` newest first, the next page's `cursor` in the `Link`
- * header, and `POST …/deliveries/{id}/attempts` to redeliver.
+ * The forge's (GitHub's) delivery log of a hook: a repository's or organization's through
+ * `gh api`, or the GitHub App's own (`app/hook`, with the App's JWT). Both list
+ * `…/deliveries?per_page=100` newest first, the next page's `cursor` in the `Link` header, and
+ * redeliver with `POST …/deliveries/{id}/attempts`.
  */
 import LinkHeader from 'http-link-header';
 import { z } from 'zod';
@@ -43,14 +44,19 @@ export function nextCursor(link: string | undefined): string | undefined {
   }
 }
 
+/** `repos/octo/repo/hooks/12`: a repository's or organization's hook as the API names it. */
+export function forgeHookPath(owner: ForgeOwner, hookId: number): string {
+  return `${forgeOwnerPath(owner)}/hooks/${hookId}`;
+}
+
+/** The log of `hook` (`repos/octo/repo/hooks/12`, `orgs/acme/hooks/9`, `app/hook`). */
 export function forgeDeliveryLog(options: {
-  owner: ForgeOwner;
-  hookId: number;
+  hook: string;
   api: ApiCaller;
   context: Omit<FailureContext, 'hook'>;
   now: () => number;
 }): DeliveryLog {
-  const hook = `${forgeOwnerPath(options.owner)}/hooks/${options.hookId}`;
+  const { hook } = options;
   const call = hookCaller({ ...options, hook });
   return {
     hook,
@@ -111,6 +117,6 @@ export async function findForgeHookId(options: {
   );
 }
 
-function withoutTrailingSlash(url: string): string {
+export function withoutTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }

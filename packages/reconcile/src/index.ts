@@ -1,6 +1,7 @@
 /**
  * @webhook-gateway/reconcile: closes the loop with the forge's own delivery log. Routes that name
- * their forge hook (`reconcile:`) are read back through `gh api` / `glab api`; every delivery that
+ * their forge hook (`reconcile:`) are read back through `gh api` / `glab api`, the GitHub App's
+ * route (`reconcile: { hook: app }`) with the App's JWT; every delivery that
  * never reached the journal and was not answered 2xx is redelivered by the forge, signed as any
  * delivery. The same pass runs in the gateway (`extra.reconcile_interval_s`) and as
  * `webhook-gateway reconcile`.
@@ -31,7 +32,7 @@ export default definePlugin({
   name: RECONCILE_PLUGIN_NAME,
   dependencies: [FORGE_COMMENT_PLUGIN_NAME],
   check: reconcileConfigProblems,
-  setup({ hooks, log, config, serving, store, settingsOf }) {
+  setup({ hooks, log, config, serving, store, settingsOf, home }) {
     const intervalMs = reconcileIntervalMs(config);
     if (!serving || !store || intervalMs === undefined) return;
     let periodic: PeriodicReconcile | undefined;
@@ -47,6 +48,7 @@ export default definePlugin({
               config,
               forges: settingsOf<ForgeSlices>(FORGE_COMMENT_PLUGIN_NAME, config),
               store,
+              home,
               window: { fromCursor: true },
               signal,
             }),
@@ -63,6 +65,7 @@ export default definePlugin({
 
 export {
   reconciledRoutes,
+  appRouteCandidate,
   reconcileIntervalMs,
   reconcileConfigProblems,
   hookUrlOf,

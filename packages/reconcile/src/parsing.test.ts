@@ -1,5 +1,6 @@
 /** The pure parts: the CLI's --include output, the Link cursor, Retry-After, config rules. */
 import { parseConfig } from '@webhook-gateway/core';
+import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import { describe, expect, it } from 'vitest';
 import { failureOfResponse, retryAfterMs } from './failures.js';
 import { parseIncluded } from './forge-api.js';
@@ -110,6 +111,72 @@ describe('reconcile config', () => {
   it('refuses a repo that is not owner/name, with its key path', () => {
     expect(() => config({}, { repo: 'just-a-name', hook_id: 1 })).toThrow(
       /routes\.reviews\.reconcile/,
+    );
+  });
+});
+
+describe('reconcile: { hook: app }', () => {
+  const APP = { app_id: 1, private_key: '${GITHUB_APP_PRIVATE_KEY}' };
+  const config = (
+    routes: Record<string, unknown>,
+    options: { app?: boolean; publicUrl?: boolean } = {},
+  ) =>
+    parseConfig(
+      {
+        platforms: {
+          webhook: {
+            extra: {
+              ...(options.publicUrl === false ? {} : { public_url: 'https://hooks.example.com' }),
+              routes,
+            },
+          },
+          forge: options.app === false ? {} : { app: APP },
+        },
+      },
+      { GITHUB_APP_PRIVATE_KEY: 'a PEM key' },
+      [reconcile, forgeComment],
+    );
+  const appRoute = { secret: 's', reconcile: { hook: 'app' } };
+
+  it('is accepted with the App and public_url, and turns on the periodic pass', () => {
+    const valid = config({ reviews: appRoute });
+    expect(reconcileConfigProblems(valid)).toEqual([]);
+    expect(reconcileIntervalMs(valid)).toBe(600_000);
+  });
+
+  it('needs platforms.forge.app, named at the route’s key path', () => {
+    expect(reconcileConfigProblems(config({ reviews: appRoute }, { app: false }))).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.reviews.reconcile.hook',
+        message:
+          'hook: app reads the GitHub App’s webhook log, and no App is configured: set platforms.forge.app (docs/github-app.md), or name a repository or organization hook',
+      },
+    ]);
+  });
+
+  it('needs public_url, to tell that the App’s webhook points at the route', () => {
+    expect(reconcileConfigProblems(config({ reviews: appRoute }, { publicUrl: false }))).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.reviews.reconcile.hook',
+        message:
+          'hook: app reads the App’s webhook log when the App’s webhook points at this route, which needs platforms.webhook.extra.public_url (the address the forge posts to)',
+      },
+    ]);
+  });
+
+  it('belongs to one route: the App has one webhook', () => {
+    expect(reconcileConfigProblems(config({ a: appRoute, b: appRoute }))).toEqual([
+      {
+        path: 'platforms.webhook.extra.routes.b.reconcile.hook',
+        message:
+          'the App has one webhook, and route "a" already reads its log (hook: app); only the route its webhook points at can',
+      },
+    ]);
+  });
+
+  it('refuses another hook name, with its key path', () => {
+    expect(() => config({ reviews: { secret: 's', reconcile: { hook: 'repo' } } })).toThrow(
+      'platforms.webhook.extra.routes.reviews.reconcile: expected { repo: owner/name, hook_id }, { org, hook_id }, { project: group/name, hook_id } or { hook: app }',
     );
   });
 });

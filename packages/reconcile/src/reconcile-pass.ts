@@ -10,20 +10,32 @@ import {
   type Store,
 } from '@webhook-gateway/core';
 import type { AltforgeSettings, ForgeSettings } from '@webhook-gateway/deliver-forge-comment';
-import { altforgeEnv, forgeEnv } from '@webhook-gateway/deliver-forge-comment/delivery';
+import { appApi } from '@webhook-gateway/deliver-forge-comment/app';
+import {
+  altforgeEnv,
+  forgeEnv,
+  forgeHostOf,
+} from '@webhook-gateway/deliver-forge-comment/delivery';
 import { altforgeDeliveryLog, ALTFORGE_HOOK_RIGHT } from './altforge-log.js';
+import { APP_HOOK, APP_HOOK_RIGHT, APP_SIGN_IN, appApiCaller, checkAppRoute } from './app-log.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { ReconcileFailure, type FailureContext } from './failures.js';
 import { callForgeApi } from './forge-api.js';
 import {
   findForgeHookId,
   forgeDeliveryLog,
+  forgeHookPath,
   FORGE_HOOK_RIGHT,
   type ForgeOwner,
 } from './forge-log.js';
 import type { ApiCaller } from './hook-api.js';
 import { reconcileRoute, type RouteReconcileResult } from './reconcile-route.js';
-import { hookUrlOf, reconciledRoutes, type ReconciledRoute } from './reconciled-routes.js';
+import {
+  appRouteCandidate,
+  hookUrlOf,
+  reconciledRoutes,
+  type ReconciledRoute,
+} from './reconciled-routes.js';
 
 const HOUR_MS = 3_600_000;
 /** How long each forge keeps its delivery log: nothing older can be redelivered. */
@@ -56,8 +68,14 @@ export interface PassOptions {
   /** The forges' settings (their CLI and token) that the hook logs are read with. */
   forges: ForgeSlices;
   store: Store;
+  /** The gateway home: where a relative `platforms.forge.app.private_key_file` is found. */
+  home?: string;
   window: PassWindow;
-  /** Only these routes (`--route`); all reconciled routes when absent. */
+  /**
+   * Only these routes (`--route`); all reconciled routes when absent. With
+   * `platforms.forge.app`, a route named here without `reconcile:` is read as the App's route
+   * (when the App's webhook points at it).
+   */
   routes?: readonly string[];
   dryRun?: boolean;
   now?: () => number;
@@ -88,15 +106,14 @@ function parseCursor(text: string | undefined): Cursor | undefined {
   return undefined;
 }
 
-/** The hook's log, bound to its CLI (and, for `hook_id: auto`, found by URL first). */
+/** The hook's log, bound to its CLI or the App (and, for `hook_id: auto`, found by URL first). */
 async function logOf(
   entry: ReconciledRoute,
-  config: GatewayConfig,
-  platforms: ForgeSlices,
+  options: PassOptions,
   now: () => number,
-  signal: AbortSignal | undefined,
 ): Promise<{ log: DeliveryLog; host: string; retentionMs: number }> {
   const { reconcile } = entry;
+  const { config, forges: platforms, signal } = options;
   if ('project' in reconcile) {
     const settings = platforms.altforge;
     const { api, context } = forgeAccess(settings, {
@@ -119,9 +136,16 @@ async function logOf(
     };
   }
   const settings = platforms.forge;
+  const host = forgeHostOf(settings) ?? 'github.com';
+  if ('hook' in reconcile) {
+    return { log: await appLogOf(entry, options, now), host, retentionMs: FORGE_RETENTION_MS };
+  }
+  // A repository's or organization's hook is read with gh's own login or platforms.forge.token,
+  // as without the App: the App's JWT reads the App's own webhook only.
+  const { app: _app, ...cliSettings } = settings;
   const { api, context } = forgeAccess(settings, {
     settingsKey: 'platforms.forge',
-    env: forgeEnv(settings),
+    env: forgeEnv(cliSettings),
     right: FORGE_HOOK_RIGHT,
     keyPath: entry.keyPath,
     signal,
@@ -145,10 +169,57 @@ async function logOf(
     });
   } else hookId = reconcile.hook_id;
   return {
-    log: forgeDeliveryLog({ owner, hookId, api, context, now }),
-    host: settings.host ?? 'github.com',
+    log: forgeDeliveryLog({ hook: forgeHookPath(owner, hookId), api, context, now }),
+    host,
     retentionMs: FORGE_RETENTION_MS,
   };
+}
+
+/**
+ * The App's webhook log, called as the App once its webhook is known to point at this route
+ * (`GET /app/hook/config`).
+ */
+async function appLogOf(
+  entry: ReconciledRoute,
+  options: PassOptions,
+  now: () => number,
+): Promise<DeliveryLog> {
+  const settings = options.forges.forge;
+  if (!settings.app) {
+    throw new ReconcileFailure(
+      'not-authenticated',
+      `${entry.keyPath} reads the GitHub App's webhook log (hook: app), and platforms.forge.app is not set`,
+    );
+  }
+  const publicUrl = options.config.platforms.webhook.extra.public_url;
+  if (publicUrl === undefined) {
+    throw new ReconcileFailure(
+      'hook-not-found',
+      `route "${entry.route}" is read as the App's route, which needs platforms.webhook.extra.public_url to tell that the App's webhook points at it`,
+    );
+  }
+  let app;
+  try {
+    app = appApi(settings, options.home ?? process.cwd());
+  } catch (error) {
+    throw new ReconcileFailure('not-authenticated', errorMessage(error));
+  }
+  const api = appApiCaller(app, options.signal);
+  const context = {
+    cli: 'the App',
+    settingsKey: 'platforms.forge.app',
+    keyPath: entry.keyPath,
+    right: APP_HOOK_RIGHT,
+    signIn: APP_SIGN_IN,
+  };
+  await checkAppRoute({
+    route: entry.route,
+    url: hookUrlOf(publicUrl, entry.route),
+    api,
+    context,
+    now,
+  });
+  return forgeDeliveryLog({ hook: APP_HOOK, api, context, now });
 }
 
 /** How one forge's API is called (its CLI, env and timeout), and what its failures name. */
@@ -187,13 +258,7 @@ async function reconcileOne(
   now: () => number,
 ): Promise<RouteReconcileResult> {
   const { store } = options;
-  const { log, host, retentionMs } = await logOf(
-    entry,
-    options.config,
-    options.forges,
-    now,
-    options.signal,
-  );
+  const { log, host, retentionMs } = await logOf(entry, options, now);
   const cursorName = `reconcile:${host}:${log.hook}`;
   const oldest = now() - retentionMs;
   let sinceMs: number;
@@ -222,12 +287,26 @@ async function reconcileOne(
   return result;
 }
 
+/**
+ * The routes that name their hook (those of `routes` only, when given), then each other route of
+ * `routes` that can be the App's.
+ */
+function routesOfPass(options: PassOptions): ReconciledRoute[] {
+  const configured = reconciledRoutes(options.config);
+  if (options.routes === undefined) return configured;
+  const wanted = new Set(options.routes);
+  const named = configured.filter((entry) => wanted.has(entry.route));
+  const asApp = [...wanted]
+    .filter((route) => !named.some((entry) => entry.route === route))
+    .flatMap((route) => appRouteCandidate(options.config, route) ?? []);
+  return [...named, ...asApp];
+}
+
 /** Runs one pass; never throws for a route's failure (it is in that route's `error`). */
 export async function runReconcilePass(options: PassOptions): Promise<PassResult> {
   const now = options.now ?? Date.now;
   const startedAt = now();
-  const wanted = options.routes === undefined ? undefined : new Set(options.routes);
-  const entries = reconciledRoutes(options.config).filter((e) => !wanted || wanted.has(e.route));
+  const entries = routesOfPass(options);
   const routes: RouteReconcileResult[] = [];
   let retryAfterMs: number | undefined;
   for (const entry of entries) {

@@ -136,22 +136,30 @@ const hookIdSchema = z.union([z.int().positive(), z.literal('auto')]);
 
 /**
  * The forge hook a route receives from, whose delivery log `reconcile` reads: a repository's or
- * an organization's hook on the forge, or a project's hook on the altforge.
+ * an organization's hook on the forge, a project's hook on the altforge, or the GitHub App's own
+ * webhook (`hook: app`, read with the App's JWT; `platforms.forge.app` must be set).
  */
-const routeReconcileSchema = z.union([
-  z.strictObject({
-    repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name'),
-    hook_id: hookIdSchema,
-  }),
-  z.strictObject({
-    org: z.string().regex(/^[^/\s]+$/, 'expected an organization name'),
-    hook_id: hookIdSchema,
-  }),
-  z.strictObject({
-    project: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, 'expected group/name'),
-    hook_id: z.int().positive(),
-  }),
-]);
+const routeReconcileSchema = z.union(
+  [
+    z.strictObject({
+      repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name'),
+      hook_id: hookIdSchema,
+    }),
+    z.strictObject({
+      org: z.string().regex(/^[^/\s]+$/, 'expected an organization name'),
+      hook_id: hookIdSchema,
+    }),
+    z.strictObject({
+      project: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, 'expected group/name'),
+      hook_id: z.int().positive(),
+    }),
+    z.strictObject({ hook: z.literal('app') }),
+  ],
+  {
+    error:
+      'expected { repo: owner/name, hook_id }, { org, hook_id }, { project: group/name, hook_id } or { hook: app }',
+  },
+);
 
 /** The parts of the config plugins own: slices under `platforms:`, keys of `agent:`, aliases. */
 export interface ConfigSlices {

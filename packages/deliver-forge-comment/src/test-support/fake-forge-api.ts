@@ -16,10 +16,20 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
 
+/** A comment's author as the forge shows it: who the call's token belongs to. */
+interface FakeAuthor {
+  login: string;
+  type: 'User' | 'Bot';
+}
+
 interface FakeComment {
   id: number;
   body: string;
+  user: FakeAuthor;
 }
+
+/** The account the fake's personal token belongs to. */
+const FAKE_TOKEN_USER: FakeAuthor = { login: 'octo-person', type: 'User' };
 
 const bodySchema = z.object({ body: z.string() });
 const graphqlSchema = z.object({
@@ -190,6 +200,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
     for await (const chunk of req) text += String(chunk);
     const method = req.method ?? '';
     if (app?.handle(method, url, text, req.headers.authorization, send)) return;
+    let author = FAKE_TOKEN_USER;
     if (req.headers.authorization !== `token ${token}`) {
       // An installation token: live, and scoped to the repository the call is about.
       const grant = app?.grant(req.headers.authorization) ?? 'Bad credentials';
@@ -202,6 +213,11 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       if (needs && !needs.some((name) => grant.permissions[name] === 'write')) {
         return send(403, { message: 'Resource not accessible by integration' });
       }
+      app?.tokenUses.push({
+        request: `${method} ${url.pathname}`,
+        repositories: grant.repositories,
+      });
+      author = { login: `${app?.slug ?? ''}[bot]`, type: 'Bot' };
     }
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
       const { query, variables } = graphqlSchema.parse(JSON.parse(text));
@@ -218,7 +234,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       }
       if (query.includes('addComment(')) {
         const { subjectId, body } = addCommentVariables.parse(variables).input;
-        const comment = { id: nextId++, body };
+        const comment = { id: nextId++, body, user: author };
         list(subjectId).push(comment);
         const node = { url: `https://${forgeHost}/${subjectId}#issuecomment-${comment.id}` };
         return send(200, { data: { addComment: { commentEdge: { node } } } });
@@ -268,7 +284,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       return send(200, { id: review.id, state: 'COMMENTED', body: review.body });
     }
     if (pull && req.method === 'POST') {
-      const comment = { id: nextId++, body: bodySchema.parse(JSON.parse(text)).body };
+      const comment = { id: nextId++, body: bodySchema.parse(JSON.parse(text)).body, user: author };
       list(`${pull[1]}#${pull[2]}`).push(comment);
       return send(201, comment);
     }

@@ -105,12 +105,28 @@ const jwtClaims = z.object({
 
 type Send = (status: number, value: unknown, headers?: Record<string, string>) => void;
 
+/** A call made with an installation token the fake accepted (live, and scoped to the call). */
+interface FakeTokenUse {
+  /** `METHOD /path`. */
+  request: string;
+  /** `owner/name` of each repository the token may reach. */
+  repositories: string[];
+}
+
 /** The form page's path: a personal App's, or an organisation's (`org`). */
 const NEW_APP_PATH = /^\/(?:organizations\/([^/]+)\/)?settings\/apps\/new$/;
 
 export interface FakeApp {
+  /** The App's slug: its bot is `<slug>[bot]`. */
+  slug: string;
   /** Every exchange, in order. */
   exchanges: FakeExchange[];
+  /** Every call an installation token was accepted for, in order. */
+  tokenUses: FakeTokenUse[];
+  /** Every JWT presented to an App endpoint (accepted or not): what must stay secret. */
+  jwts: string[];
+  /** Every installation token issued, in order: what must stay secret. */
+  issuedTokens(): string[];
   /** Every `POST /app/hook/deliveries/{id}/attempts`, by delivery id. */
   redeliveries: number[];
   /** The manifests posted through `/settings/apps/new` (the browser's form), parsed. */
@@ -234,6 +250,8 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
     });
   };
 
+  const jwts: string[] = [];
+
   /** The issued token's grant when `authorization` (`token …`) is live, else why not. */
   const grantOf = (authorization: string | undefined): IssuedToken | string => {
     const token = /^token (ghs_\w+)$/.exec(authorization ?? '')?.[1];
@@ -295,7 +313,11 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
   };
 
   return {
+    slug: options.slug,
     exchanges,
+    tokenUses: [],
+    jwts,
+    issuedTokens: () => [...issued.keys()],
     redeliveries,
     manifests,
     now: clock,
@@ -351,6 +373,8 @@ export function createFakeApp(options: FakeAppOptions): FakeApp {
         return true;
       }
       if (!path.startsWith('/app')) return false;
+      const jwt = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+      if (jwt) jwts.push(jwt);
       const refused = jwtProblem(authorization);
       if (refused) {
         send(401, { message: refused });

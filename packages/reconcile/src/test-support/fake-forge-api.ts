@@ -1,14 +1,17 @@
 /**
  * A GitHub-API-compatible fake of the forge's hook endpoints, over TLS on 127.0.0.1, for the real
- * `gh` (GH_HOST=127.0.0.1:<port> makes gh call `https://<host>/api/v3/...`). It keeps each hook's
- * delivery log, lists it newest first over `Link`-cursor pages, and on
- * `POST …/deliveries/{id}/attempts` answers 202 and then, as the forge does, signs the stored
- * payload with the hook's secret and POSTs it to the hook's URL, logging the new attempt.
+ * `gh` (GH_HOST=127.0.0.1:<port> makes gh call `https://<host>/api/v3/...`) and for the GitHub
+ * App's client. It keeps each hook's delivery log, lists it newest first over `Link`-cursor pages,
+ * and on `POST …/deliveries/{id}/attempts` answers 202 and then, as the forge does, signs the
+ * stored payload with the hook's secret and POSTs it to the hook's URL, logging the new attempt.
+ * Started with `app`, it also is the App's forge: `/app/hook/config`, `/app/hook/deliveries` and
+ * `…/attempts` answer only a live JWT the App's key signed (anything else is 401).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { appJwtProblem, type FakeAppIdentity } from './app-jwt.js';
 import { loopbackCertificate } from './tls.js';
 
 interface FakeHook {
@@ -29,7 +32,7 @@ interface FakeDelivery {
   status_code: number;
   event: string;
   action: string | null;
-  installation_id: null;
+  installation_id: number | null;
   repository_id: number;
   throttled_at: null;
 }
@@ -38,6 +41,9 @@ interface StoredDelivery extends FakeDelivery {
   hookKey: string;
   body: string;
 }
+
+/** A hook: a repository's or organization's (`owner` and `id`), or the App's own webhook. */
+type HookRef = Pick<FakeHook, 'owner' | 'id'> | 'app';
 
 export interface FakeForgeApi {
   /** `127.0.0.1:<port>`: `GH_HOST` and `platforms.forge.host`. */
@@ -48,13 +54,17 @@ export interface FakeForgeApi {
   readonly token: string;
   /** Deliveries per page at most, whatever `per_page` asks (to force several pages). */
   pageSize: number;
+  /** `https://127.0.0.1:<port>/api/v3`: `platforms.forge.api_url`. */
+  readonly apiUrl: string;
   addHook(hook: FakeHook): void;
+  /** The App's webhook (`GET /app/hook/config` answers its URL); needs `app` at start. */
+  setAppHook(hook: Pick<FakeHook, 'url' | 'secret'>): void;
   /**
    * Sends an event to the hook's URL now, as the forge does, and logs the attempt (status 0 when
    * nothing answered). Resolves with the logged attempt.
    */
   deliver(
-    hook: Pick<FakeHook, 'owner' | 'id'>,
+    hook: HookRef,
     event: {
       guid?: string;
       event: string;
@@ -70,6 +80,8 @@ export interface FakeForgeApi {
   redeliveryRequests(): number[];
   /** Every request gh made: method and path. */
   requests(): string[];
+  /** Every request to an App endpoint, with whether its JWT was accepted. */
+  appRequests(): { request: string; accepted: boolean }[];
   /**
    * After `after` more API calls go through, the next `count` answer 403 with
    * `Retry-After: retryAfterS` (GitHub's secondary rate limit).
@@ -80,15 +92,23 @@ export interface FakeForgeApi {
   close(): Promise<void>;
 }
 
-const hookKeyOf = (owner: string, id: number | string) => `${owner}/hooks/${id}`;
+/** The hook's path in the API, which is also its key here: `repos/o/r/hooks/12`, `app/hook`. */
+const hookKeyOf = (hook: HookRef) =>
+  hook === 'app' ? 'app/hook' : `${hook.owner}/hooks/${hook.id}`;
 
-export async function startFakeForgeApi(options: { token?: string } = {}): Promise<FakeForgeApi> {
+/** `repos/o/r/hooks/12`, `orgs/acme/hooks/9` or `app/hook`, first in a path. */
+const HOOK_PATH = String.raw`((?:repos\/[^/]+\/[^/]+|orgs\/[^/]+)\/hooks\/\d+|app\/hook)`;
+
+export async function startFakeForgeApi(
+  options: { token?: string; app?: FakeAppIdentity } = {},
+): Promise<FakeForgeApi> {
   const tls = await loopbackCertificate();
   const token = options.token ?? 'ghp_fake_reconcile_token';
   const hooks = new Map<string, FakeHook>();
   const log: StoredDelivery[] = [];
   const redeliveries: number[] = [];
   const requests: string[] = [];
+  const appRequests: { request: string; accepted: boolean }[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let nextId = 1000;
   let rateLimited = { count: 0, retryAfterS: 0, after: 0 };
@@ -155,7 +175,15 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
     const method = req.method ?? 'GET';
     requests.push(`${method} ${url.pathname}${url.search}`);
     req.resume();
-    if (req.headers.authorization !== `token ${token}`) {
+    const path = url.pathname.replace(/^\/api\/v3\//, '');
+    if (path.startsWith('app/')) {
+      // The App's endpoints take the App's JWT (`Bearer`), never a token.
+      const refused = options.app
+        ? appJwtProblem(req.headers.authorization, options.app)
+        : 'Not Found';
+      appRequests.push({ request: `${method} ${url.pathname}`, accepted: !refused });
+      if (refused) return json(res, options.app ? 401 : 404, { message: refused });
+    } else if (req.headers.authorization !== `token ${token}`) {
       json(res, 401, {
         message: 'Bad credentials',
         documentation_url: 'https://docs.github.com/rest',
@@ -173,7 +201,11 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
       );
       return;
     }
-    const path = url.pathname.replace(/^\/api\/v3\//, '');
+    if (path === 'app/hook/config' && method === 'GET') {
+      const hook = hooks.get(hookKeyOf('app'));
+      json(res, 200, { content_type: 'json', insecure_ssl: '0', url: hook?.url ?? '' });
+      return;
+    }
     let match = /^((?:repos\/[^/]+\/[^/]+)|(?:orgs\/[^/]+))\/hooks$/.exec(path);
     if (match && method === 'GET') {
       const owner = match[1] ?? '';
@@ -193,9 +225,9 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
       );
       return;
     }
-    match = /^((?:repos\/[^/]+\/[^/]+)|(?:orgs\/[^/]+))\/hooks\/(\d+)\/deliveries$/.exec(path);
+    match = new RegExp(`^${HOOK_PATH}/deliveries$`).exec(path);
     if (match && method === 'GET') {
-      const hookKey = hookKeyOf(match[1] ?? '', match[2] ?? '');
+      const hookKey = match[1] ?? '';
       if (!hooks.has(hookKey)) return json(res, 404, { message: 'Not Found' });
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? '30'), fake.pageSize);
       const newestFirst = log
@@ -214,14 +246,11 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
       json(res, 200, page.map(publicView), headers);
       return;
     }
-    match =
-      /^((?:repos\/[^/]+\/[^/]+)|(?:orgs\/[^/]+))\/hooks\/(\d+)\/deliveries\/(\d+)\/attempts$/.exec(
-        path,
-      );
+    match = new RegExp(`^${HOOK_PATH}/deliveries/(\\d+)/attempts$`).exec(path);
     if (match && method === 'POST') {
-      const hookKey = hookKeyOf(match[1] ?? '', match[2] ?? '');
+      const hookKey = match[1] ?? '';
       const hook = hooks.get(hookKey);
-      const original = log.find((d) => d.hookKey === hookKey && d.id === Number(match?.[3]));
+      const original = log.find((d) => d.hookKey === hookKey && d.id === Number(match?.[2]));
       if (!hook || !original) return json(res, 404, { message: 'Not Found' });
       redeliveries.push(original.id);
       json(res, 202, {});
@@ -244,15 +273,21 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
     host: `127.0.0.1:${port}`,
     caFile: tls.caFile,
     token,
+    apiUrl: `https://127.0.0.1:${port}/api/v3`,
     pageSize: 100,
     addHook(hook) {
-      hooks.set(hookKeyOf(hook.owner, hook.id), hook);
+      hooks.set(hookKeyOf(hook), hook);
+    },
+    setAppHook(hook) {
+      if (!options.app) throw new Error('the fake forge was started without an App');
+      hooks.set(hookKeyOf('app'), { ...hook, owner: 'app', id: 0 });
     },
     async deliver(hookRef, event) {
-      const hookKey = hookKeyOf(hookRef.owner, hookRef.id);
+      const hookKey = hookKeyOf(hookRef);
       const hook = hooks.get(hookKey);
       if (!hook) throw new Error(`the fake forge has no hook ${hookKey}`);
-      const payload = event.payload as { action?: unknown };
+      const payload = event.payload as { action?: unknown; installation?: { id?: unknown } };
+      const installationId = payload.installation?.id;
       const stored = {
         id: nextId++,
         hookKey,
@@ -261,7 +296,7 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
         redelivery: false,
         event: event.event,
         action: typeof payload.action === 'string' ? payload.action : null,
-        installation_id: null,
+        installation_id: typeof installationId === 'number' ? installationId : null,
         repository_id: 1,
         throttled_at: null,
         body: JSON.stringify(event.payload),
@@ -277,6 +312,7 @@ export async function startFakeForgeApi(options: { token?: string } = {}): Promi
     },
     redeliveryRequests: () => [...redeliveries],
     requests: () => [...requests],
+    appRequests: () => [...appRequests],
     rateLimit(count, retryAfterS, after = 0) {
       rateLimited = { count, retryAfterS, after };
     },

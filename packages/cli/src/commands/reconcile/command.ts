@@ -1,12 +1,18 @@
 /**
  * `webhook-gateway reconcile [--route R] [--since 24h] [--dry-run] [--json]`: one pass over the
  * routes that name their forge hook (`reconcile:`), asking the forge to redeliver what never
- * reached the journal. Works beside a running gateway (the journal is shared).
+ * reached the journal. With `platforms.forge.app`, `--route R` reads the App's log for R when the
+ * App's webhook points at R, whether or not R has `reconcile:`. Works beside a running gateway
+ * (the journal is shared).
  */
 import { CommanderError, Option, type Command } from 'commander';
 import { ConfigError, settingsIn } from '@webhook-gateway/core';
 import forgeCommentPlugin from '@webhook-gateway/deliver-forge-comment';
-import { reconcileConfigProblems, reconciledRoutes } from '@webhook-gateway/reconcile';
+import {
+  appRouteCandidate,
+  reconcileConfigProblems,
+  reconciledRoutes,
+} from '@webhook-gateway/reconcile';
 import { runReconcilePass } from '@webhook-gateway/reconcile/pass';
 import { addHomeOptions } from '../../home-options.js';
 import { OptionsError } from '../deliveries/options.js';
@@ -22,12 +28,18 @@ async function reconcile(rawOptions: unknown): Promise<void> {
   const problems = reconcileConfigProblems(context.config);
   if (problems.length > 0) throw new ConfigError(problems);
   const routes = reconciledRoutes(context.config).map((entry) => entry.route);
-  if (options.route !== undefined && !routes.includes(options.route)) {
+  // With the App, a route without reconcile: is read as the App's (the pass checks that the
+  // App's webhook points at it).
+  const asApp =
+    options.route !== undefined &&
+    !routes.includes(options.route) &&
+    appRouteCandidate(context.config, options.route) !== undefined;
+  if (options.route !== undefined && !routes.includes(options.route) && !asApp) {
     throw new OptionsError(
       `--route ${options.route}: no route of that name names its forge hook (routes with reconcile: ${routes.join(', ') || 'none'})`,
     );
   }
-  if (routes.length === 0) {
+  if (routes.length === 0 && !asApp) {
     process.stdout.write(
       'no route names its forge hook: add reconcile: to a route (docs/reconcile.md)\n',
     );
@@ -44,6 +56,7 @@ async function reconcile(rawOptions: unknown): Promise<void> {
       config: context.config,
       forges: settingsIn(forgeCommentPlugin, context.config),
       store,
+      home: context.home,
       window: { sinceMs: Date.now() - options.since },
       ...(options.route === undefined ? {} : { routes: [options.route] }),
       dryRun: options.dryRun,
