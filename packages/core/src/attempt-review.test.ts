@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { attemptDelivery } from './attempt.js';
 import { parseConfig } from './config/load.js';
-import { createHooks, type DeliverRequest, type ReviewContextRequest } from './hooks.js';
+import {
+  createHooks,
+  type DeliverRequest,
+  type ReviewContext,
+  type ReviewContextRequest,
+} from './hooks.js';
 import { MemoryStore } from './memory-store.js';
 import { sampleDelivery } from './testing/store-samples.js';
 import { attemptDeps } from './test-support/attempt-deps.js';
@@ -9,7 +14,7 @@ import { attemptDeps } from './test-support/attempt-deps.js';
 /** A route whose template names `prompt`'s review values, a forge plugin's tap that records. */
 function setup(
   prompt: string,
-  answer: (request: ReviewContextRequest) => ReturnType<typeof prepared> | undefined = prepared,
+  answer: (request: ReviewContextRequest) => ReviewContext | undefined = prepared,
   review: Record<string, unknown> = {},
 ) {
   const config = parseConfig({
