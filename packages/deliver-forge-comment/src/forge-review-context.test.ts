@@ -90,11 +90,11 @@ afterEach(async () => {
   restoreEnv();
 });
 
-async function start(prompt: string, route: Record<string, unknown> = {}) {
+async function start(prompt: string, route: Record<string, unknown> = {}, timeoutS = 20) {
   gateway = await startReviewGateway({
     home,
     route: { prompt, ...route },
-    platforms: { forge: { host: api.host, token: api.token, timeout_s: 20 } },
+    platforms: { forge: { host: api.host, token: api.token, timeout_s: timeoutS } },
   });
   return gateway;
 }
@@ -324,5 +324,31 @@ describe('the forge review context through gh', () => {
       '/api/v3/repos/octo/review/pulls/6/files',
       '/api/v3/repos/octo/review/pulls/6/files',
     ]);
+  });
+
+  it('says in the footer that the diff could not be read when the files endpoint fails too', async () => {
+    const pull: FakePull = { number: 7, base, head, refuseDiff: true, failFiles: true };
+    api.setPull('octo/review', pull);
+    const gw = await start('DIFF<<{_gateway.diff}>>');
+    await gw.post(PULL_REQUEST, pullRequestEvent(pull));
+    const record = await gw.finished();
+    expect(record.status).toBe('delivered');
+    expect(value(record.answer, 'DIFF')).toMatch(
+      /^\(the diff could not be read: gh api repos\/octo\/review\/pulls\/7 failed: .*\(HTTP 406\); and its files: .*\(HTTP 500\)\)$/,
+    );
+    expect(record.answer).toMatch(
+      /\*\*The diff could not be read\*\*: .*\(HTTP 406\).*This review may be incomplete\./,
+    );
+  });
+
+  it('reads the files endpoint when the diff does not come within platforms.forge.timeout_s', async () => {
+    const pull: FakePull = { number: 8, base, head, diffDelayMs: 15_000 };
+    api.setPull('octo/review', pull);
+    const gw = await start('DIFF<<{_gateway.diff}>>', {}, 4);
+    await gw.post(PULL_REQUEST, pullRequestEvent(pull));
+    const record = await gw.finished();
+    expect(record.status).toBe('delivered');
+    expect(value(record.answer, 'DIFF')).toContain('+export const answer = 42;');
+    expect(api.reads.map((read) => read.path)).toContain('/api/v3/repos/octo/review/pulls/8/files');
   });
 });

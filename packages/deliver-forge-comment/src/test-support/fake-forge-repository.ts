@@ -19,6 +19,10 @@ export interface FakePull {
   author?: string;
   /** The forge refuses its diff as too large (406), as it does past 300 files or 20,000 lines. */
   refuseDiff?: boolean;
+  /** Its files endpoint fails (500), as an overloaded forge does. */
+  failFiles?: boolean;
+  /** Its diff comes this late (a forge slow to make a large diff). */
+  diffDelayMs?: number;
 }
 
 /** One page of a list, and the headers that point to the next. */
@@ -46,6 +50,18 @@ interface FakeRepositories {
   handle(req: IncomingMessage, url: URL, res: ServerResponse, pager: Pager): boolean;
 }
 
+/** A compare's files as the files endpoints list them. */
+function listingOf(dir: string, from: string, to: string) {
+  return changedFiles(dir, from, to).map((file) => ({
+    filename: file.path,
+    status: file.status,
+    additions: file.additions,
+    deletions: file.deletions,
+    changes: file.additions + file.deletions,
+    ...(file.patch === undefined ? {} : { patch: file.patch }),
+  }));
+}
+
 export function createFakeRepositories(): FakeRepositories {
   const dirs = new Map<string, string>();
   const pulls = new Map<string, FakePull>();
@@ -60,15 +76,14 @@ export function createFakeRepositories(): FakeRepositories {
     res.end(body);
     return true;
   };
-  const listing = (dir: string, from: string, to: string) =>
-    changedFiles(dir, from, to).map((file) => ({
-      filename: file.path,
-      status: file.status,
-      additions: file.additions,
-      deletions: file.deletions,
-      changes: file.additions + file.deletions,
-      ...(file.patch === undefined ? {} : { patch: file.patch }),
-    }));
+  // Commits never change: each listing is made once (git runs per file), not once per page.
+  const listings = new Map<string, ReturnType<typeof listingOf>>();
+  const listing = (dir: string, from: string, to: string) => {
+    const key = `${dir}|${from}...${to}`;
+    let found = listings.get(key);
+    if (!found) listings.set(key, (found = listingOf(dir, from, to)));
+    return found;
+  };
 
   return {
     setRepository(repo, dir) {
@@ -89,11 +104,20 @@ export function createFakeRepositories(): FakeRepositories {
         const pull = pulls.get(`${repo}#${pullMatch[1] ?? ''}`);
         if (!pull) return json(res, 404, { message: 'Not Found' });
         if (pullMatch[2]) {
+          if (pull.failFiles) return json(res, 500, { message: 'Server Error' });
           const { slice, headers } = pager(req, url, listing(dir, pull.base, pull.head));
           return json(res, 200, slice, headers);
         }
         if (accept.includes('application/vnd.github.diff')) {
           if (pull.refuseDiff) return json(res, 406, TOO_LARGE);
+          if (pull.diffDelayMs !== undefined) {
+            const diff = diffBetween(dir, pull.base, pull.head);
+            setTimeout(
+              () => text(res, 'application/vnd.github.diff', diff),
+              pull.diffDelayMs,
+            ).unref();
+            return true;
+          }
           return text(res, 'application/vnd.github.diff', diffBetween(dir, pull.base, pull.head));
         }
         return json(res, 200, {
