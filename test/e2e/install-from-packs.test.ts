@@ -53,7 +53,11 @@ interface InitConfig {
   platforms: {
     pager?: { url: string };
     webhook: {
-      extra: { port: number; secret: string; routes: Record<string, { deliver: string }> };
+      extra: {
+        port: number;
+        secret: string;
+        routes: Record<string, { deliver: string; prompt?: string }>;
+      };
     };
   };
 }
@@ -134,7 +138,13 @@ describe('installed from the packed tarballs', () => {
   it('inits a home, starts, and delivers a signed delivery', { timeout: 120_000 }, async () => {
     const init = await sh(project, 'npx', ['webhook-gateway', 'init', '--home', home]);
     expect(init).toContain(path.join(home, 'config.yaml'));
-    const config = editConfig(() => undefined);
+    // init's prompt names the prepared review context, which the gateway reads from the forge
+    // through gh before the run; this project has no forge to ask (reviews-context.test.ts
+    // covers that part against the fake forge).
+    const config = editConfig((config) => {
+      const route = config.platforms.webhook.extra.routes['pull-requests'];
+      if (route) route.prompt = 'Review pull request #{number}.';
+    });
     const secret = config.platforms.webhook.extra.secret;
     const gateway = await startGateway({ home, bin, timeoutMs: 60_000 });
     running.push(gateway);

@@ -3,6 +3,7 @@
  * that they validate and start the gateway, and every refusal validate shares with the gateway.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -83,7 +84,21 @@ describe('webhook-gateway init', () => {
       fs.readFileSync(configFile, 'utf8').replace('port: 8644', 'port: 0'),
     );
     const secret = initSecret(home);
-    const gateway = await startGateway({ home });
+    // The routes' prompts name the prepared review context, so their deliveries ask gh and glab:
+    // without credentials or a login of their own, they fail there and reach no forge.
+    const noLogin = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-no-login-'));
+    const gateway = await startGateway({
+      home,
+      env: {
+        GH_CONFIG_DIR: noLogin,
+        GLAB_CONFIG_DIR: noLogin,
+        GH_TOKEN: undefined,
+        GITHUB_TOKEN: undefined,
+        GH_ENTERPRISE_TOKEN: undefined,
+        GITHUB_ENTERPRISE_TOKEN: undefined,
+        GITLAB_TOKEN: undefined,
+      },
+    });
     try {
       const opened = await sendForge(gateway.url, 'pull-requests', {
         body: fixture('forge/pull_request_opened.json'),
@@ -228,7 +243,13 @@ describe('webhook-gateway config schema', () => {
       additionalProperties: boolean;
     };
     expect(schema.$schema).toContain('json-schema.org');
-    expect(Object.keys(schema.properties)).toEqual(['plugins', 'store', 'agent', 'review', 'platforms']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'plugins',
+      'store',
+      'agent',
+      'review',
+      'platforms',
+    ]);
     expect(schema.additionalProperties).toBe(false);
   });
 

@@ -49,6 +49,7 @@ export {
   type ReconcileEvent,
   type ReconcileRouteCounts,
 } from './hooks.js';
+export { reviewValuesIn } from './review-values.js';
 
 // The config plugins read, and the parser that makes one (with defaults) in tests.
 export {

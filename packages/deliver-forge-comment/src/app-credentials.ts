@@ -5,8 +5,11 @@
  */
 import {
   lookupPath,
+  pullRequestOf,
+  reviewValuesIn,
   type Credentials,
   type CredentialsRequest,
+  type DeliveryRecord,
   type RouteConfig,
 } from '@webhook-gateway/core';
 import type { AppPermissions } from './app-client.js';
@@ -17,13 +20,16 @@ import { FORGE_REVIEW_TARGET, FORGE_TARGET } from './target-names.js';
 
 /**
  * What a route's token may do: read the code always (the agent reads it); write pull requests
- * where the route comments or reviews; write issues where comments go through the issues API
- * (the living comment, `mode: update`).
+ * where the route comments or reviews, read them where its template names a review value (the
+ * prepared diff); write issues where comments go through the issues API (the living comment,
+ * `mode: update`).
  */
-function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra'>) {
+function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra' | 'prompt'>) {
   const permissions: Record<string, 'read' | 'write'> = { contents: 'read' };
   if (routeConfig.deliver === FORGE_TARGET || routeConfig.deliver === FORGE_REVIEW_TARGET) {
     permissions.pull_requests = 'write';
+  } else if (reviewValuesIn(routeConfig.prompt).size > 0) {
+    permissions.pull_requests = 'read';
   }
   const mode = routeConfig.deliver_extra.mode;
   const mayUpdate = mode === 'update' || (typeof mode === 'string' && mode.includes('{'));
@@ -31,12 +37,18 @@ function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_ex
   return permissions satisfies AppPermissions;
 }
 
-/** Routes that call the forge as the App: its comment targets, and command routes (the role check). */
-function callsTheForge(routeConfig: RouteConfig, event: string): boolean {
+/**
+ * Routes that call the forge as the App: its comment targets, routes whose template names a
+ * review value (the review context), and command routes (the role check).
+ */
+function callsTheForge(routeConfig: RouteConfig, delivery: DeliveryRecord): boolean {
   if (routeConfig.deliver === FORGE_TARGET || routeConfig.deliver === FORGE_REVIEW_TARGET) {
     return true;
   }
-  return (routeConfig.commands ?? []).length > 0 && event === 'issue_comment';
+  if (reviewValuesIn(routeConfig.prompt).size > 0 && pullRequestOf(delivery.payload, 'forge')) {
+    return true;
+  }
+  return (routeConfig.commands ?? []).length > 0 && delivery.event === 'issue_comment';
 }
 
 /** The variables gh and the agent's terminal read for `token` on the App's forge. */
@@ -64,7 +76,7 @@ export async function appCredentials(
   const installationId = lookupPath(delivery.payload, 'installation.id');
   const repo = lookupPath(delivery.payload, 'repository.name');
   if (typeof installationId !== 'number' || typeof repo !== 'string') {
-    if (!callsTheForge(routeConfig, delivery.event)) return {};
+    if (!callsTheForge(routeConfig, delivery)) return {};
     throw Object.assign(
       new Error(
         `not an App delivery: platforms.forge.app is set, so route "${delivery.route}" calls the forge as the App, but the payload has no ${typeof installationId === 'number' ? 'repository.name' : 'installation.id'} (point the App's webhook at this route, not a repository hook)`,

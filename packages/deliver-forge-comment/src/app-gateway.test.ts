@@ -180,6 +180,19 @@ describe('a gateway installed as a GitHub App', () => {
     expect(asked() - askedBefore).toBe(1);
   });
 
+  it('asks pull_requests: read for a route whose template names the prepared review context', async () => {
+    const url = await startGateway({ deliver: 'log', prompt: 'Guidance: {_gateway.guidance}' });
+    await post(url, 'pull_request', pullRequestOn('acme/gamma'));
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(record?.prompt).toContain('Guidance: (none)');
+    expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
+      { contents: 'read', pull_requests: 'read' },
+    ]);
+    // The guidance files were asked of the pull request's repository, as the App.
+    expect(forge.requests).toContain('GET /api/v3/repos/acme/gamma/contents/AGENTS.md');
+  });
+
   it('fails a delivery without installation.id as "not an App delivery", without retrying', async () => {
     const url = await startGateway();
     await post(url, 'pull_request', pullRequestOn('acme/alpha', null));

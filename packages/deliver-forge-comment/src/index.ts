@@ -13,6 +13,7 @@ import {
 } from '@webhook-gateway/core';
 import { platformsToAsk } from './accounts-to-ask.js';
 import type { AppSessions } from './app-session.js';
+import type { BaseFiles } from './base-files.js';
 import { installationEvent } from './installation-events.js';
 import { commentModeProblems } from './living-comment.js';
 import type { PermissionCache } from './permission.js';
@@ -102,6 +103,17 @@ const forgeCommentPlugin = definePlugin({
         },
         permissions,
       );
+    });
+    // Reviews: the pull or merge request's diff, rules and guidance for the template, read
+    // through gh or glab; base files kept per repository and base commit.
+    let baseFiles: BaseFiles | undefined;
+    hooks.reviewContext.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      const [{ prepareReviewContext }, { BaseFiles }] = await Promise.all([
+        import('./review-context.js'),
+        import('./base-files.js'),
+      ]);
+      baseFiles ??= new BaseFiles();
+      return prepareReviewContext(request, settings(request.config), baseFiles);
     });
     const deliverForgeComment = lazyTap(
       () => import('./deliver-forge-comment.js'),

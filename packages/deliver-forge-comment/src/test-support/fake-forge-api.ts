@@ -4,6 +4,8 @@
  * answers the two GraphQL operations of `gh pr comment` (find the pull request, add a comment),
  * and keeps its reviews: a review whose comment names a line the configured diff does not show is
  * refused with 422, as the forge does, and the diff's files are listed (paginated) with patches.
+ * A repository set with `setRepository` is served from real git (`fake-forge-repository.ts`): its
+ * pull requests as JSON or diffs, compares, and contents at a ref, for the review context.
  * `gh` reaches it with GH_HOST=127.0.0.1:<port>, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming
  * the self-signed certificate made here with openssl.
  */
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
+import { createFakeRepositories, type FakePull } from './fake-forge-repository.js';
 
 /** A comment's author as the forge shows it: who the call's token belongs to. */
 interface FakeAuthor {
@@ -71,6 +74,15 @@ interface FakeDiffFile {
 }
 const PAGE_SIZE = 2;
 
+/** One request as the fake saw it. */
+interface FakeRead {
+  method: string;
+  path: string;
+  /** `?ref=abc` (empty without a query). */
+  search: string;
+  accept: string;
+}
+
 export interface FakeForgeApi {
   /** `127.0.0.1:<port>`, for GH_HOST. */
   host: string;
@@ -87,6 +99,12 @@ export interface FakeForgeApi {
   setDiff(repo: string, number: number, files: FakeDiffFile[]): void;
   /** Every request, `METHOD /path`. */
   requests: string[];
+  /** Every request with its query and `Accept` header, for tests of what was read and how. */
+  reads: FakeRead[];
+  /** Serves `owner/repo`'s pull requests, compares and contents from the git repository in `dir`. */
+  setRepository(repo: string, dir: string): void;
+  /** A pull request of a repository set with `setRepository`. */
+  setPull(repo: string, pull: FakePull): void;
   /** The App's side, when started with `app`. */
   app: FakeApp | undefined;
   /** `https://127.0.0.1:<port>/api/v3`: what `platforms.forge.api_url` names. */
@@ -154,6 +172,8 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   const reviewsByPull = new Map<string, FakeReview[]>();
   const diffs = new Map<string, FakeDiffFile[]>();
   const requests: string[] = [];
+  const reads: FakeRead[] = [];
+  const repositories = createFakeRepositories();
   let nextId = 1000;
   const list = (key: string): FakeComment[] => {
     let found = byPull.get(key);
@@ -192,6 +212,12 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
     // The port too: the App's html_url in the manifest conversion names the fake's page.
     const url = new URL(req.url ?? '/', `https://${forgeHost}`);
     requests.push(`${req.method ?? ''} ${url.pathname}`);
+    reads.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      search: url.search,
+      accept: req.headers.accept ?? '',
+    });
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(value));
@@ -219,6 +245,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       });
       author = { login: `${app?.slug ?? ''}[bot]`, type: 'Bot' };
     }
+    if (repositories.handle(req, url, res, paged)) return;
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
       const { query, variables } = graphqlSchema.parse(JSON.parse(text));
       // The pull request's node id is its comment list's key, so addComment finds it again.
@@ -332,6 +359,9 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       diffs.set(`${repo}#${number}`, files);
     },
     requests,
+    reads,
+    setRepository: (repo, dir) => repositories.setRepository(repo, dir),
+    setPull: (repo, pull) => repositories.setPull(repo, pull),
     app,
     apiUrl: `https://127.0.0.1:${address.port}/api/v3`,
     async close() {

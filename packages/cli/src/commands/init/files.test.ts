@@ -32,7 +32,13 @@ describe('writeInitFiles', () => {
     const schema = JSON.parse(fs.readFileSync(path.join(home, 'config.schema.json'), 'utf8')) as {
       properties: Record<string, unknown>;
     };
-    expect(Object.keys(schema.properties)).toEqual(['plugins', 'store', 'agent', 'review', 'platforms']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'plugins',
+      'store',
+      'agent',
+      'review',
+      'platforms',
+    ]);
     expect(fs.readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

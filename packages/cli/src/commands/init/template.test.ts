@@ -62,12 +62,27 @@ describe('initConfigYaml', () => {
     }
   });
 
-  it('reviews only what a push changed, a newer push replacing a waiting one, on both forges', async () => {
+  it('reviews only what a push changed, from a prepared context, a newer push replacing a waiting one, on both forges', async () => {
     const routes = (await load(text)).platforms.webhook.extra.routes;
     for (const name of ['pull-requests', 'merge-requests']) {
       expect(routes[name]?.supersede).toBe(true);
-      expect(routes[name]?.prompt).toContain('{_gateway.previous_head_sha}');
+      expect(routes[name]?.review).toEqual({ incremental: true });
+      const prompt = routes[name]?.prompt ?? '';
+      for (const value of ['diff', 'diff_stats', 'skipped_files', 'instructions', 'guidance'])
+        expect(prompt).toContain(`{_gateway.${value}}`);
+      // Stable first: the guidance and rules before anything of this delivery.
+      expect(prompt.indexOf('{_gateway.guidance}')).toBe(prompt.indexOf('{'));
     }
+  });
+
+  it('offers the top-level review block in comments that, uncommented, still validate', async () => {
+    const uncommented = text.replace(
+      /^# review:\n((?:# {3}.*\n)+)/m,
+      (_block, keys: string) => `review:\n${keys.replaceAll(/^# /gm, '')}`,
+    );
+    expect(uncommented).not.toBe(text);
+    const config = await load(uncommented);
+    expect(config.review).toMatchObject({ max_diff_tokens: 24000, ignore: ['**/*.snap'] });
   });
 
   it('offers the living comment in comments that, uncommented, still validate', async () => {

@@ -9,7 +9,8 @@ const INIT_PORT = 8644;
 /**
  * The config file text: loopback bind, the generated secret as a literal (the file is written
  * with mode 0600), a forge pull-request review route and an altforge merge-request review route,
- * each set up to review only what a push changed, with a newer push replacing a waiting one.
+ * each given the review's context by the gateway (the pruned diff of what a push changed, the
+ * repository's guidance and rules from its base branch), a newer push replacing a waiting one.
  */
 export function initConfigYaml(options: { secret: string; port?: number }): string {
   const port = options.port ?? INIT_PORT;
@@ -46,6 +47,12 @@ agent:
       - "git log *"
       - "git diff *"
 
+# The prepared review context, for every route (a route's review: block overrides these keys):
+# review:
+#   max_diff_tokens: 24000        # tokens of diff the agent reads; the rest is listed as skipped
+#   ignore: ["**/*.snap"]         # paths never put in the diff
+#   max_guidance_tokens: 4000
+
 platforms:
   webhook:
     enabled: true
@@ -68,14 +75,30 @@ platforms:
           # A push that arrives while the review of an older push still waits in the queue ends
           # that older one (status "superseded"): the agent never runs for a replaced head.
           supersede: true
-          # {_gateway.previous_head_sha} is the head this route last answered for this pull
-          # request (empty the first time), so a push is reviewed for what it changed.
+          # The gateway prepares the review's context before the agent runs, so it needs no tool
+          # call for the diff: {_gateway.diff} is the diff pruned to review.max_diff_tokens
+          # (lockfiles, generated, vendored and binary files left out and listed in
+          # {_gateway.skipped_files}); with review.incremental, only what changed since the head
+          # this route last reviewed. {_gateway.guidance} (the agent guidance files) and
+          # {_gateway.instructions} come from the repository's base branch, never the pull
+          # request's head (its rules file: .webhook-gateway.yaml). Only the
+          # values a prompt names are fetched; the answer ends with what was not reviewed.
+          # The repository's guidance and rules come first: they change less than the diff.
+          review: { incremental: true }
           prompt: |
+            The repository's guidance:
+            {_gateway.guidance}
+
+            Its review instructions:
+            {_gateway.instructions}
+
             Review pull request #{number} in {repository.full_name}: "{pull_request.title}".
-            Last reviewed head: "{_gateway.previous_head_sha}" (empty: not reviewed yet).
-            If it is set, review only what changed since then:
-              gh api repos/{repository.full_name}/compare/{_gateway.previous_head_sha}...{pull_request.head.sha}
-            Otherwise fetch the whole diff with: gh pr diff {number} --repo {repository.full_name}
+            {_gateway.diff_stats}
+            Files left out of the diff:
+            {_gateway.skipped_files}
+
+            The diff (prepared by the gateway; fetch more with the terminal only if you need it):
+            {_gateway.diff}
           skills: [code-review]
           deliver: log
           # To answer with one comment on the pull request, edited by every later review
@@ -94,12 +117,22 @@ platforms:
           filters:
             object_attributes.draft: false
           supersede: true
+          # The same prepared context, read through glab.
+          review: { incremental: true }
           prompt: |
+            The repository's guidance:
+            {_gateway.guidance}
+
+            Its review instructions:
+            {_gateway.instructions}
+
             Review merge request !{object_attributes.iid} in {project.path_with_namespace}: "{object_attributes.title}".
-            Last reviewed head: "{_gateway.previous_head_sha}" (empty: not reviewed yet).
-            If it is set, review only what changed since then:
-              glab api "projects/{project.id}/repository/compare?from={_gateway.previous_head_sha}&to={object_attributes.last_commit.id}"
-            Otherwise fetch the whole diff with: glab mr diff {object_attributes.iid} --repo {project.path_with_namespace}
+            {_gateway.diff_stats}
+            Files left out of the diff:
+            {_gateway.skipped_files}
+
+            The diff (prepared by the gateway; fetch more with the terminal only if you need it):
+            {_gateway.diff}
           skills: [code-review]
           deliver: log
           # To answer with one note on the merge request, edited by every later review (needs
