@@ -407,7 +407,7 @@ function reviewCostSection(review) {
       "the real `gh` against a fake forge over TLS serving the history's diffs, compares and files. " +
       `The fake model counts prompt tokens with gpt-tokenizer (o200k_base), caches prefixes of at least 1,024 tokens in steps of 128 as OpenAI documents, ` +
       `and answers after ${l.firstTokenMs} ms + ${l.perUncachedPromptTokenMs} ms per uncached and ${l.perCachedPromptTokenMs} ms per cached prompt token + ${l.perCompletionTokenMs} ms per completion token. ` +
-      '`recipe` is the prompt `init` wrote before prepared context (the agent fetches the diff or the compare with the terminal tool, whose output is cut to 16 KB); ' +
+      '`recipe` is the prompt `init` wrote before prepared context (the agent fetches the diff or the compare with the terminal tool, whose output that config cut to 16 KB, so a large change is read only in part); `recipe-whole` lifts the cut; ' +
       '`prepared` hands the pruned incremental diff, instructions and guidance in the prompt; `prepared-chunks` adds `review.chunks: 3`. Time: from the 202 to the delivered answer, summed over the pushes.',
     '',
     table(
@@ -437,12 +437,20 @@ function reviewCostSection(review) {
     '',
     table(
       ['row ÷ recipe', 'prompt tokens', 'uncached prompt tokens', 'time to answer'],
-      Object.entries(review.ratios).map(([id, r]) => [
-        id,
-        against(r.promptTokens, 0.5),
-        against(r.uncachedPromptTokens, 0.3),
-        against(r.answerMs, 0.6),
-      ]),
+      [
+        ...Object.entries(review.ratios).map(([id, r]) => [
+          `${id} ÷ recipe`,
+          against(r.promptTokens, 0.5),
+          against(r.uncachedPromptTokens, 0.3),
+          against(r.answerMs, 0.6),
+        ]),
+        ...Object.entries(review.ratiosToWhole ?? {}).map(([id, r]) => [
+          `${id} ÷ recipe-whole`,
+          against(r.promptTokens, 0.5),
+          against(r.uncachedPromptTokens, 0.3),
+          against(r.answerMs, 0.6),
+        ]),
+      ],
     ),
     '',
     '"footers": reviews whose answer ends with the list of files not read (each skipped file is listed there with its reason).',

@@ -4,7 +4,8 @@
  * one fake forge (the real `gh` over TLS) and one fake model that counts tokens with the gateway's
  * tokenizer, caches prefixes as OpenAI does and answers after a fixed latency model:
  * - `recipe`: the review prompt `init` wrote before prepared context: the agent fetches the diff
- *   (or the compare since the last reviewed head) with the terminal tool;
+ *   (or the compare since the last reviewed head) with the terminal tool, whose output `init`'s
+ *   config cut to 16 KB; `recipe-whole` the same with the whole output;
  * - `prepared`: the gateway hands the pruned, incremental diff, the repository's instructions and
  *   guidance in the prompt (stable part first), no tool;
  * - `prepared-chunks`: the same with `review.chunks: 3`.
@@ -44,8 +45,20 @@ Pull request #{number} in {repository.full_name}: "{pull_request.title}".
 
 {_gateway.diff}`;
 
+/**
+ * The terminal's output cap of the recipe as `init` wrote it (16 KB) cuts a large diff short, so
+ * that row reviews less than the prepared rows read; `recipe-whole` lifts the cap to show what
+ * reading the whole change through the tool costs.
+ */
 const ROWS = [
   { id: 'recipe', prompt: RECIPE_PROMPT, terminal: true, review: {} },
+  {
+    id: 'recipe-whole',
+    prompt: RECIPE_PROMPT,
+    terminal: true,
+    maxOutputBytes: 8 * 1024 * 1024,
+    review: {},
+  },
   { id: 'prepared', prompt: PREPARED_PROMPT, terminal: false, review: { incremental: true } },
   {
     id: 'prepared-chunks',
@@ -84,6 +97,7 @@ function gatewayConfigFor(row, model, forge) {
       timeout_s: 600,
       terminal: {
         enabled: row.terminal,
+        ...(row.maxOutputBytes === undefined ? {} : { max_output_bytes: row.maxOutputBytes }),
         env_allowlist: ['GH_HOST', 'GH_ENTERPRISE_TOKEN', 'SSL_CERT_FILE', 'GH_CONFIG_DIR'],
         allow: ['gh pr diff *', 'gh api repos/*/compare/*'],
       },
@@ -239,24 +253,26 @@ export async function measureReviewCost(settings) {
   } finally {
     await forge.close();
   }
-  const recipe = rows.recipe.totals;
-  const ratio = (row, key) => rows[row].totals[key] / recipe[key];
+  const ratio = (row, base, key) => rows[row].totals[key] / rows[base].totals[key];
+  const ratiosTo = (base) =>
+    Object.fromEntries(
+      ['prepared', 'prepared-chunks'].map((id) => [
+        id,
+        {
+          promptTokens: ratio(id, base, 'promptTokens'),
+          uncachedPromptTokens: ratio(id, base, 'uncachedPromptTokens'),
+          answerMs: ratio(id, base, 'answerMs'),
+        },
+      ]),
+    );
   return {
     source: `this repository's first-parent history up to ${HISTORY_HEAD.slice(0, 7)}`,
     pulls: pulls.length,
     reviews,
     latency: LATENCY,
     rows: Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, row.totals])),
-    ratios: Object.fromEntries(
-      ['prepared', 'prepared-chunks'].map((id) => [
-        id,
-        {
-          promptTokens: ratio(id, 'promptTokens'),
-          uncachedPromptTokens: ratio(id, 'uncachedPromptTokens'),
-          answerMs: ratio(id, 'answerMs'),
-        },
-      ]),
-    ),
+    ratios: ratiosTo('recipe'),
+    ratiosToWhole: ratiosTo('recipe-whole'),
     pushes: Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, row.pushes])),
   };
 }
