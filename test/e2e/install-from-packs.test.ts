@@ -122,6 +122,7 @@ describe('installed from the packed tarballs', () => {
       '@webhook-gateway/deliver-sms',
       '@webhook-gateway/deliver-webhook',
       '@webhook-gateway/reconcile',
+      '@webhook-gateway/review-kit',
       '@webhook-gateway/store-redis',
       '@webhook-gateway/store-sqlite',
       '@webhook-gateway/target-kit',
