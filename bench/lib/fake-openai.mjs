@@ -4,6 +4,7 @@
  * many requests it held at once.
  */
 import http from 'node:http';
+import { listenOnLoopback } from './loopback-server.mjs';
 
 /**
  * @param {number} delayMs
@@ -58,15 +59,6 @@ export async function startSlowOpenAI(delayMs) {
       });
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return {
-    baseUrl: `http://127.0.0.1:${address.port}/v1`,
-    stats,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, stats, close };
 }

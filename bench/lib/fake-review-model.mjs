@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import { listenOnLoopback } from './loopback-server.mjs';
 import { countTokens, encode as encodeTokens } from 'gpt-tokenizer';
 
 /** The latency model, in milliseconds (fixed, so every row of one run is timed alike). */
@@ -158,15 +159,6 @@ export async function startReviewModel() {
       }, delayMs);
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return {
-    baseUrl: `http://127.0.0.1:${address.port}/v1`,
-    stats,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, stats, close };
 }
