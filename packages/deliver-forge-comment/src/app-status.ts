@@ -92,8 +92,10 @@ async function repositoryCount(
 
 /** Reads the App's status; a failed read of the App, its installations or its hook throws. */
 export async function readAppStatus(client: AppClient): Promise<AppStatus> {
-  const [app, installations, hook] = await Promise.all([
-    client.identity(),
+  // The identity is read first so that a refused JWT fails on `GET /app`, whichever request
+  // would have been answered first.
+  const app = await client.identity();
+  const [installations, hook] = await Promise.all([
     listInstallations(client),
     client.asApp('GET', '/app/hook/config', hookConfigSchema),
   ]);
