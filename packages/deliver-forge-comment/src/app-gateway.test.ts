@@ -157,6 +157,34 @@ describe('a gateway installed as a GitHub App', () => {
     ]);
   });
 
+  it('shows the review as a check run on the head commit with deliver_extra.check, asking checks: write', async () => {
+    const url = await startGateway({ deliver_extra: { check: true } });
+    await post(url, 'pull_request', pullRequestOn('acme/gamma'));
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
+      { ...COMMENT_PERMISSIONS, checks: 'write' },
+    ]);
+    const runs = forge.checks.runs().filter((run) => run.repo === 'acme/gamma');
+    // Created in progress when the attempt started, completed when the comment was out.
+    expect(runs).toMatchObject([
+      {
+        name: 'webhook-gateway/app',
+        head_sha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+        status: 'completed',
+        conclusion: 'neutral',
+        external_id: record?.id,
+        output: { title: 'Reviewed' },
+      },
+    ]);
+    expect(runs[0]?.output.summary).toContain(`reviewed ${record?.deliveryId ?? ''}`);
+    const calls = forge.requests.filter((r) => r.includes('/repos/acme/gamma/check-runs'));
+    expect(calls).toEqual([
+      'POST /api/v3/repos/acme/gamma/check-runs',
+      `PATCH /api/v3/repos/acme/gamma/check-runs/${runs[0]?.id ?? 0}`,
+    ]);
+  });
+
   it('the living comment edits only the bot’s own comments, never a person’s that quotes its marker', async () => {
     const asked = () => forge.requests.filter((r) => r === 'GET /api/v3/app').length;
     const askedBefore = asked();
