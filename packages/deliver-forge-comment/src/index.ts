@@ -17,6 +17,7 @@ import { platformsToAsk } from './accounts-to-ask.js';
 import type { AppSessions } from './app-session.js';
 import type { BaseFiles } from './base-files.js';
 import { installationEvent } from './installation-events.js';
+import { checkSettingProblems } from './check-settings.js';
 import { commentModeProblems } from './living-comment.js';
 import type { PermissionCache } from './permission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema, type ForgeSettings } from './settings.js';
@@ -47,7 +48,15 @@ const forgeCommentPlugin = definePlugin({
     targets: [FORGE_TARGET, FORGE_REVIEW_TARGET, ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET],
   },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
-  check: (config) => commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
+  check: (config) => [
+    ...commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
+    ...checkSettingProblems(config, [
+      FORGE_TARGET,
+      FORGE_REVIEW_TARGET,
+      ALTFORGE_TARGET,
+      ALTFORGE_REVIEW_TARGET,
+    ]),
+  ],
   async setup({ hooks, config, serving, log, home }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
