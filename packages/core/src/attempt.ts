@@ -315,6 +315,7 @@ export async function attemptDelivery(
           answer,
           runDetails({
             agent: record.agent,
+            runner: agent.runner,
             runMs,
             range: review?.range,
             skippedFiles: review?.skippedFiles,

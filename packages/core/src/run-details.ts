@@ -9,6 +9,8 @@ import { promptTokenSplit, type AgentAccounting } from './delivery.js';
 export interface RunDetailsFacts {
   /** The delivery's accounting, every attempt's run added up. */
   agent: AgentAccounting | null;
+  /** The route's runner: named when the accounting names no model. */
+  runner: string;
   /** How long the agent ran in this attempt, in ms. */
   runMs: number | undefined;
   /** What the diff covered (`ReviewContext.range`); absent when the route read no diff. */
@@ -41,12 +43,12 @@ function cell(text: string): string {
 /**
  * The details as Markdown: a `<details>` block of one table.
  *
- * @example runDetails({ agent, runMs: 41_000, range: 'abc1234..def5678', deliveryId: 'd-1' })
+ * @example runDetails({ agent, runner: 'openai', runMs: 41_000, deliveryId: 'd-1' })
  */
 export function runDetails(facts: RunDetailsFacts): string {
   const rows: [string, string][] = [];
   const agent = facts.agent;
-  rows.push(['Model', agent?.model ?? agent?.runner ?? 'none']);
+  rows.push(['Model', agent?.model ?? agent?.runner ?? facts.runner]);
   if (agent?.usage) {
     const { cached } = promptTokenSplit(agent.usage);
     rows.push([

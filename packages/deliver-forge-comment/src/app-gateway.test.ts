@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JsonObject } from '@webhook-gateway/core';
 import { createLogger } from '@webhook-gateway/core/runtime';
+import { sampleDelivery } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commentMarker } from './living-comment.js';
 import { appKeyPair, writeAppKey } from './test-support/app-key.js';
@@ -182,6 +183,50 @@ describe('a gateway installed as a GitHub App', () => {
     expect(calls).toEqual([
       'POST /api/v3/repos/acme/gamma/check-runs',
       `PATCH /api/v3/repos/acme/gamma/check-runs/${runs[0]?.id ?? 0}`,
+    ]);
+  });
+
+  it('at start-up, fails the check of an attempt that died with the gateway, then reviews again under a new one', async () => {
+    const payload = pullRequestOn('acme/delta');
+    const accepted = await gh.store.accept(
+      sampleDelivery({
+        route: 'app',
+        deliveryId: 'died-mid-run',
+        payload,
+        orderKey: 'app|acme/delta|2',
+        maxAttempts: 2,
+      }),
+      3_600_000,
+    );
+    if (!accepted.accepted) throw new Error('not accepted');
+    const id = accepted.record.id;
+    // What the gateway that died left: the row running, its check run in progress.
+    await gh.store.markRunning(id, Date.now());
+    const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+    const dead = forge.checks.addRun({
+      repo: 'acme/delta',
+      name: 'webhook-gateway/app',
+      head_sha: sha,
+      status: 'in_progress',
+      conclusion: null,
+      external_id: id,
+      details_url: null,
+      output: { title: 'Review in progress', summary: 'attempt 1' },
+    });
+    await startGateway({ deliver_extra: { check: true } });
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ id, status: 'delivered', attempts: 2 });
+    expect(dead).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: 'The review failed' },
+    });
+    expect(dead.output.summary).toContain('interrupted: the gateway stopped during this attempt');
+    // The attempt that ran after the restart showed its own progress and ended it.
+    const runs = forge.checks.runs().filter((run) => run.repo === 'acme/delta');
+    expect(runs.map((run) => [run.id === dead.id, run.status, run.conclusion])).toEqual([
+      [true, 'completed', 'failure'],
+      [false, 'completed', 'neutral'],
     ]);
   });
 
