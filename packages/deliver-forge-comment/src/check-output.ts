@@ -45,6 +45,8 @@ export interface CheckAnnotation {
 
 export const IN_PROGRESS_TITLE = 'Review in progress';
 
+const NO_SUMMARY = '(the agent wrote no summary; see the annotations)';
+
 const DEFAULT_TITLES: Record<ReviewConclusionValue, string> = {
   success: 'No problems found',
   neutral: 'Reviewed',
@@ -89,7 +91,8 @@ export function deliveredCheck(
   return {
     conclusion: conclusion.value,
     title: checkTitle(conclusion, onLines.length + moved.length),
-    summary: cutSummary(bodyWithMovedComments(summary, moved)),
+    // The forge refuses an empty summary; an answer of line comments alone has none.
+    summary: cutSummary(bodyWithMovedComments(summary, moved).trim() || NO_SUMMARY),
     annotations: onLines.map((comment) => ({
       path: comment.path,
       start_line: comment.line,
