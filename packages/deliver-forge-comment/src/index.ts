@@ -153,13 +153,17 @@ const forgeCommentPlugin = definePlugin({
     };
     // `deliver_extra.check: true`: the review's state on the forge (a check run or a commit
     // status), in progress from the attempt's start until the review is out or has failed.
+    // Asked before loading anything: a gateway with no check never loads the check's code.
+    const asksCheck = (deliverExtra: Record<string, unknown>) => deliverExtra.check === true;
     hooks.attemptStarted.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if (!asksCheck(request.routeConfig.deliver_extra)) return;
       const { routeShowsCheck, startCheck } = await import('./review-check.js');
       if (routeShowsCheck(request.routeConfig)) {
         await startCheck(request, settings(request.config));
       }
     });
     hooks.deliveryEnded.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if (!asksCheck(request.routeConfig.deliver_extra)) return;
       const { routeShowsCheck, endCheckWithoutReview } = await import('./review-check.js');
       if (routeShowsCheck(request.routeConfig)) {
         await endCheckWithoutReview(request, settings(request.config));
@@ -170,8 +174,7 @@ const forgeCommentPlugin = definePlugin({
       request: DeliverRequest,
       placed: (comments: readonly LineComment[]) => Promise<readonly LineComment[]>,
     ): Promise<void> => {
-      const { checkIsOn } = await import('./check-output.js');
-      if (!checkIsOn(request.extra)) return;
+      if (!asksCheck(request.extra)) return;
       const { endCheckAfterReview } = await import('./review-check.js');
       await endCheckAfterReview(request, settings(request.config), placed);
     };
