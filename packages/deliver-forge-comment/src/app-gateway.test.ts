@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { JsonObject } from '@webhook-gateway/core';
+import { lookupPath, type JsonObject } from '@webhook-gateway/core';
 import { createLogger } from '@webhook-gateway/core/runtime';
 import { sampleDelivery } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,14 @@ afterAll(async () => {
 const gh = useGhGateway({
   certFile: () => forge.certFile,
   answer: (request) => `reviewed ${request.delivery.deliveryId}`,
+  // Line comments for the one repository whose test reads them: one on the diff, one off it.
+  lineComments: (request) =>
+    lookupPath(request.delivery.payload, 'repository.full_name') === 'acme/epsilon'
+      ? [
+          { path: 'src/a.ts', line: 2, body: 'b is unused' },
+          { path: 'src/a.ts', line: 40, body: 'too long' },
+        ]
+      : [],
 });
 beforeEach(() => {
   forge.app?.exchanges.splice(0);
@@ -184,6 +192,23 @@ describe('a gateway installed as a GitHub App', () => {
       'POST /api/v3/repos/acme/gamma/check-runs',
       `PATCH /api/v3/repos/acme/gamma/check-runs/${runs[0]?.id ?? 0}`,
     ]);
+  });
+
+  it('a forge_review check annotates the comments the review put on lines, and lists the others in its summary', async () => {
+    forge.setDiff('acme/epsilon', 2, [
+      { filename: 'src/a.ts', patch: '@@ -1,1 +1,2 @@\n a\n+b', lines: [1, 2] },
+    ]);
+    const url = await startGateway({ deliver: 'forge_review', deliver_extra: { check: true } });
+    await post(url, 'pull_request', pullRequestOn('acme/epsilon'));
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.reviews('acme/epsilon', 2)[0]?.comments.map((c) => c.line)).toEqual([2]);
+    const [run, ...others] = forge.checks.runs().filter((r) => r.repo === 'acme/epsilon');
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(run?.output.title).toBe('Reviewed (2 comments)');
+    expect(run?.annotations.map((a) => [a.start_line, a.message])).toEqual([[2, 'b is unused']]);
+    expect(run?.output.summary).toContain('- `src/a.ts:40` — too long');
   });
 
   it('at start-up, fails the check of an attempt that died with the gateway, then reviews again under a new one', async () => {
