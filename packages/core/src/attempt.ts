@@ -16,6 +16,7 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
+import type { FindingsJournal } from './findings.js';
 import { outboundPlan } from './outbound-plan.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -337,6 +338,7 @@ export async function attemptDelivery(
       answer: answerWithLineComments(answer, lineComments),
       summary: answer,
       lineComments,
+      ...(record.orderKey !== null ? { findings: findingsJournal(store, record.orderKey) } : {}),
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
@@ -452,6 +454,14 @@ async function prepareReview(
   const sender = at.record.authScheme === undefined ? '' : ` "${at.record.authScheme}"`;
   const missing = `(no installed plugin prepares a review for this sender's${sender} deliveries)`;
   return { values: Object.fromEntries([...wanted].map((value) => [value, missing])) };
+}
+
+/** The journal's findings of one route's pull or merge request, as a review target reads them. */
+function findingsJournal(store: Store, orderKey: string): FindingsJournal {
+  return {
+    read: () => store.findings(orderKey),
+    save: (findings) => store.saveFindings(orderKey, findings),
+  };
 }
 
 /** The answer with the review's footer after it; a silent answer stays silent. */

@@ -18,6 +18,7 @@ import type {
   NotRunStatus,
   RefusedStatus,
 } from './delivery.js';
+import type { FindingsJournal } from './findings.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -208,6 +209,11 @@ export interface DeliverRequest {
   summary: string;
   /** The agent's line comments (empty when it made none), for targets that post them on lines. */
   lineComments: readonly LineComment[];
+  /**
+   * The findings earlier reviews of this route posted on the same pull or merge request, for
+   * review targets that remember them; absent when the delivery is not about one.
+   */
+  findings?: FindingsJournal;
   delivery: DeliveryRecord;
   routeConfig: RouteConfig;
   /** `deliver_extra` with its templates rendered against the payload. */

@@ -131,6 +131,22 @@ export {
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema } from './delivery-schema.js';
 
+// Findings remembered across pushes: fingerprints, their markers, what the journal keeps.
+export {
+  FINDING_STATES,
+  findingSchema,
+  findingsSchema,
+  findingFingerprint,
+  findingMarker,
+  findingMarkersIn,
+  withoutFindingMarkers,
+  findingCountsLine,
+  type Finding,
+  type FindingState,
+  type FindingsJournal,
+  type FindingCounts,
+} from './findings.js';
+
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';
 

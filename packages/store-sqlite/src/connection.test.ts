@@ -387,7 +387,7 @@ describe('schema version 13: the outbox', () => {
       await store.close();
     }
     const check = new Database(file, { readonly: true });
-    expect(schemaVersionOf(check)).toBe(13);
+    expect(schemaVersionOf(check)).toBe(SCHEMA_VERSION);
     const status = check
       .prepare(`SELECT sql FROM sqlite_schema WHERE name = 'deliveries'`)
       .pluck()
@@ -397,5 +397,39 @@ describe('schema version 13: the outbox', () => {
       "CHECK (status IN ('queued', 'running', 'delivered', 'failed', 'superseded', 'denied', 'over_budget', 'silent', 'skipped'))",
     );
     check.close();
+  });
+});
+
+describe('schema version 14: findings', () => {
+  it('adds the findings table to a version 13 file, keeping its rows, and the store reads and writes it', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 13));
+    old.prepare(`INSERT INTO cursors (name, value) VALUES ('kept', 'yes')`).run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    const finding = {
+      fingerprint: 'ab12',
+      path: 'src/a.ts',
+      line: 2,
+      body: 'b is unused',
+      lineText: 'const b = 2;',
+      state: 'open' as const,
+      raisedBy: 'd-1',
+    };
+    try {
+      expect(await store.readCursor('kept')).toBe('yes');
+      expect(await store.findings('review|octo/repo|1')).toEqual([]);
+      await store.saveFindings('review|octo/repo|1', [finding]);
+    } finally {
+      await store.close();
+    }
+    const reopened = new SqliteStore({ path: file });
+    try {
+      expect(await reopened.findings('review|octo/repo|1')).toEqual([finding]);
+    } finally {
+      await reopened.close();
+    }
   });
 });
