@@ -25,6 +25,8 @@ export const findingSchema = z.object({
   state: z.enum(FINDING_STATES),
   /** The sender's delivery id of the review that first posted it. */
   raisedBy: z.string(),
+  /** The sender's delivery id of the last review that raised it again while it was open. */
+  seenBy: z.string().optional(),
   /** The sender's delivery id of the review that closed it (any state but `open`). */
   closedBy: z.string().optional(),
 });

@@ -9,6 +9,7 @@ import {
   silentLogger,
   type DeliverRequest,
   type DeliveryRecord,
+  type FindingsJournal,
   type JsonObject,
   type LineComment,
 } from '@webhook-gateway/core';
@@ -38,6 +39,10 @@ export interface RequestOptions {
   answer?: string;
   lineComments?: LineComment[];
   signal?: AbortSignal;
+  /** The journal's findings of the route and request, as the worker hands them on. */
+  findings?: FindingsJournal;
+  /** The sender's delivery id (`delivery-1` unless given). */
+  deliveryId?: string;
 }
 
 /**
@@ -57,7 +62,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     route: 'reviews',
     event: 'pull_request',
     action: 'opened',
-    deliveryId: 'delivery-1',
+    deliveryId: options.deliveryId ?? 'delivery-1',
     receivedAt: 0,
     payload: options.payload,
     headers: {},
@@ -80,6 +85,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     answer: answerWithLineComments(summary, lineComments),
     summary,
     lineComments,
+    ...(options.findings ? { findings: options.findings } : {}),
     delivery,
     routeConfig,
     extra: renderDeliverExtra(deliverExtra, options.payload),
