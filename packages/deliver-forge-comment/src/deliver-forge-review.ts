@@ -17,7 +17,8 @@ import {
   forgeSecrets,
 } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
-import { rememberFindings, type RememberedReview } from './forge-review-findings.js';
+import { readFindingThreads, resolveFindingThread } from './forge-review-threads.js';
+import { rememberFindings, type RememberedReview } from './remember-findings.js';
 import {
   bodyWithMovedComments,
   lineTexts,
@@ -110,8 +111,10 @@ export async function deliverForgeReview(
       ? await rememberFindings(
           request,
           request.findings,
-          gh,
-          pullRequest,
+          {
+            read: (trusted) => readFindingThreads(gh, pullRequest, trusted),
+            resolve: (threadId) => resolveFindingThread(gh, threadId),
+          },
           await diffLineTexts(gh, pullRequest),
         )
       : undefined;

@@ -1,8 +1,9 @@
 /**
- * `forge_review` with the journal's findings: reads the gateway's own review threads, plans what
- * to post (`planFindings`), resolves the threads of fixed findings, and saves the findings once
- * the review is out. A failure to read or resolve threads is logged and counted, and the review
- * still goes out: a finding is then kept open rather than posted twice.
+ * A review target with the journal's findings (`forge_review`, `altforge_review`): reads the
+ * gateway's own threads, plans what to post (`planFindings`), resolves the threads of fixed
+ * findings, and saves the findings once the review is out. A failure to read or resolve threads
+ * is logged and counted, and the review still goes out: a finding is then kept open rather than
+ * posted twice.
  */
 import {
   errorMessage,
@@ -12,11 +13,14 @@ import {
   type FindingsJournal,
   type LineComment,
 } from '@webhook-gateway/core';
-import type { CliApiContext } from './cli-api.js';
-import { readFindingThreads, resolveFindingThread } from './forge-review-threads.js';
-import type { ForgePullRequest } from './forge-target.js';
 import { planFindings, withResolved, type FindingThread } from './review-findings.js';
-import { FORGE_REVIEW_TARGET } from './target-names.js';
+
+/** How a platform reads and resolves the gateway's threads on one request. */
+export interface FindingThreads {
+  /** The gateway's own threads by fingerprint, only for fingerprints in `trusted`. */
+  read(trusted: ReadonlySet<string>): Promise<Map<string, FindingThread>>;
+  resolve(threadId: string): Promise<void>;
+}
 
 export interface RememberedReview {
   /** The comments this review posts: new findings, then those the diff does not show. */
@@ -32,16 +36,16 @@ export interface RememberedReview {
 
 /**
  * Plans this review against the journal's findings and resolves the threads of fixed ones.
- * `diff` holds the text of each line the pull request's diff shows, per path.
+ * `lines` holds the text of each line the review can place a comment on, per path (the diff's
+ * lines on the forge, the head's file on the altforge); a path it lacks is gone from the change.
  */
 export async function rememberFindings(
   request: DeliverRequest,
   journal: FindingsJournal,
-  gh: CliApiContext,
-  pullRequest: ForgePullRequest,
-  diff: ReadonlyMap<string, ReadonlyMap<number, string>>,
+  threadsOnRequest: FindingThreads,
+  lines: ReadonlyMap<string, ReadonlyMap<number, string>>,
 ): Promise<RememberedReview> {
-  const log = request.log.child({ target: FORGE_REVIEW_TARGET });
+  const log = request.log.child({ target: request.routeConfig.deliver });
   const deliveryId = request.delivery.deliveryId;
   const previous = await journal.read();
   const open = new Set(previous.filter((f) => f.state === 'open').map((f) => f.fingerprint));
@@ -49,7 +53,7 @@ export async function rememberFindings(
   let readErrors = 0;
   if (open.size > 0) {
     try {
-      threads = await readFindingThreads(gh, pullRequest, open);
+      threads = await threadsOnRequest.read(open);
     } catch (error) {
       // Without the threads nothing is closed or resolved, and open findings are not posted again.
       readErrors = 1;
@@ -58,11 +62,11 @@ export async function rememberFindings(
     }
   }
   const raised = request.lineComments.flatMap((comment) => {
-    const lineText = diff.get(comment.path)?.get(comment.line);
+    const lineText = lines.get(comment.path)?.get(comment.line);
     return lineText === undefined ? [] : [{ comment, lineText }];
   });
   const outside = request.lineComments.filter(
-    (comment) => diff.get(comment.path)?.get(comment.line) === undefined,
+    (comment) => lines.get(comment.path)?.get(comment.line) === undefined,
   );
   const plan = planFindings({
     route: request.delivery.route,
@@ -71,14 +75,14 @@ export async function rememberFindings(
     previous,
     threads,
     diffTexts: (path) => {
-      const lines = diff.get(path);
-      return lines === undefined ? undefined : new Set(lines.values());
+      const texts = lines.get(path);
+      return texts === undefined ? undefined : new Set(texts.values());
     },
   });
   const resolved = new Set<string>();
   for (const { fingerprint, threadId } of plan.toResolve) {
     try {
-      await resolveFindingThread(gh, threadId);
+      await threadsOnRequest.resolve(threadId);
       resolved.add(fingerprint);
     } catch (error) {
       log.warn(
