@@ -18,7 +18,7 @@ import {
   type FakeForgeApi,
 } from '../../packages/deliver-forge-comment/src/test-support/fake-forge-api.js';
 import { cleanupHomes, makeHome, startGateway, waitFor } from '../support/gateway.js';
-import { readJournal } from '../support/journal-read.js';
+import { readJournal, showDelivery } from '../support/journal-read.js';
 import { deleteKeys, findTestRedis, uniquePrefix } from '../support/redis-server.js';
 import { fixture, sendForge } from '../support/requests.js';
 
@@ -130,9 +130,21 @@ async function measure(setup: Setup, store?: Record<string, unknown>): Promise<M
         forge.reply(thread.id, '/dismiss we export it elsewhere');
       }
     }
-    if (store === undefined || setup === 'before') {
+    if (store === undefined) {
       const rows = await readJournal(home);
       expect(rows.map((row) => row.status)).toEqual(Array(PUSHES).fill('delivered'));
+      // `deliveries show` of the last review lists each finding's fate.
+      const shown = await showDelivery(home, rows[0]?.id ?? '');
+      expect(shown.findings.map((f) => [f.body, f.fate])).toEqual(
+        setup === 'before'
+          ? []
+          : [
+              ['a is a poor name', 'still_open'],
+              ['b is unused', 'still_open'],
+              ['c should be a constant', 'still_open'],
+              [DISMISSED, 'dismissed'],
+            ],
+      );
     }
     const comments = forge.reviews(repo, 2).flatMap((r) => r.comments);
     return {

@@ -7,6 +7,8 @@ import type {
   AgentCost,
   DeliveryRecord,
   DeliveryStatus,
+  Finding,
+  FindingState,
   LineComment,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
@@ -62,6 +64,35 @@ export interface DeliveryDetail extends DeliverySummary {
   lineComments: LineComment[];
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
+  /** The findings its route keeps for the same pull or merge request, each with its fate. */
+  findings: FindingFate[];
+}
+
+/**
+ * What became of a finding, seen from one review: `new` (it posted it), `still_open` (it raised
+ * it again and left it), `resolved` / `dismissed` / `fixed` (it saw a person close it, or
+ * resolved it itself); otherwise the finding's state now (`open`, …) as later reviews left it.
+ */
+export type FindingFateName = 'new' | 'still_open' | FindingState;
+
+/** A finding of the request as `deliveries show` lists it. */
+export interface FindingFate extends Finding {
+  fate: FindingFateName;
+}
+
+/** The fate of each of the request's findings, seen from the review `record`. */
+export function findingFates(record: DeliveryRecord, findings: readonly Finding[]): FindingFate[] {
+  return findings.map((finding) => {
+    const fate: FindingFateName =
+      finding.closedBy === record.deliveryId
+        ? finding.state
+        : finding.raisedBy === record.deliveryId
+          ? 'new'
+          : finding.seenBy === record.deliveryId
+            ? 'still_open'
+            : finding.state;
+    return { ...finding, fate };
+  });
 }
 
 export function deliverySummary(record: DeliveryRecord): DeliverySummary {
@@ -85,7 +116,10 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
   };
 }
 
-export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
+export function deliveryDetail(
+  record: DeliveryRecord,
+  findings: readonly Finding[] = [],
+): DeliveryDetail {
   return {
     ...deliverySummary(record),
     seq: record.seq,
@@ -106,5 +140,6 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
       error: attempt.error,
     })),
     agent: record.agent,
+    findings: findingFates(record, findings),
   };
 }
