@@ -97,6 +97,21 @@ export function withoutFindingMarkers(text: string): string {
 }
 
 /**
+ * What became of a finding, seen from one review: `new` (it posted it), `still_open` (it raised
+ * it again and left it), `resolved` / `dismissed` / `fixed` (it saw a person close it, or
+ * resolved it itself); otherwise the finding's state now, as later reviews left it.
+ */
+export type FindingFate = 'new' | 'still_open' | FindingState;
+
+/** The fate of `finding` as the review with the sender's delivery id `deliveryId` saw it. */
+export function findingFate(finding: Finding, deliveryId: string): FindingFate {
+  if (finding.closedBy === deliveryId) return finding.state;
+  if (finding.raisedBy === deliveryId) return 'new';
+  if (finding.seenBy === deliveryId) return 'still_open';
+  return finding.state;
+}
+
+/**
  * The summary's line about the findings.
  *
  * @example findingCountsLine({ new: 1, stillOpen: 2, resolved: 1, suppressed: 0, resolveErrors: 0 })

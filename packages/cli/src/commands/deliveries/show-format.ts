@@ -7,16 +7,17 @@ import {
   type AgentAccounting,
   type DeliveryRecord,
   type Finding,
+  type FindingFate,
   type LineComment,
 } from '@webhook-gateway/core';
 import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { printable } from './printable.js';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
-import { findingFates, type FindingFateName } from './view.js';
+import { findingFates } from './view.js';
 
 /** How `deliveries show` words each fate. */
-const FATE_TEXT: Record<FindingFateName, string> = {
+const FATE_TEXT: Record<FindingFate, string> = {
   new: 'new: posted by this review',
   still_open: 'still open: raised again, not posted again',
   open: 'open',

@@ -2,14 +2,15 @@
  * The `--json` shapes of `deliveries list` and `deliveries show`: the journal record with times
  * as ISO 8601 text (UTC) and the duration worked out, so scripts need not know the store.
  */
-import type {
-  AgentAccounting,
-  AgentCost,
-  DeliveryRecord,
-  DeliveryStatus,
-  Finding,
-  FindingState,
-  LineComment,
+import {
+  findingFate,
+  type AgentAccounting,
+  type AgentCost,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type Finding,
+  type FindingFate,
+  type LineComment,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
@@ -65,34 +66,20 @@ export interface DeliveryDetail extends DeliverySummary {
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
   /** The findings its route keeps for the same pull or merge request, each with its fate. */
-  findings: FindingFate[];
+  findings: FindingWithFate[];
 }
 
-/**
- * What became of a finding, seen from one review: `new` (it posted it), `still_open` (it raised
- * it again and left it), `resolved` / `dismissed` / `fixed` (it saw a person close it, or
- * resolved it itself); otherwise the finding's state now (`open`, …) as later reviews left it.
- */
-export type FindingFateName = 'new' | 'still_open' | FindingState;
-
-/** A finding of the request as `deliveries show` lists it. */
-export interface FindingFate extends Finding {
-  fate: FindingFateName;
+/** A finding of the request as `deliveries show` lists it, with its fate (`findingFate`). */
+export interface FindingWithFate extends Finding {
+  fate: FindingFate;
 }
 
 /** The fate of each of the request's findings, seen from the review `record`. */
-export function findingFates(record: DeliveryRecord, findings: readonly Finding[]): FindingFate[] {
-  return findings.map((finding) => {
-    const fate: FindingFateName =
-      finding.closedBy === record.deliveryId
-        ? finding.state
-        : finding.raisedBy === record.deliveryId
-          ? 'new'
-          : finding.seenBy === record.deliveryId
-            ? 'still_open'
-            : finding.state;
-    return { ...finding, fate };
-  });
+export function findingFates(
+  record: DeliveryRecord,
+  findings: readonly Finding[],
+): FindingWithFate[] {
+  return findings.map((finding) => ({ ...finding, fate: findingFate(finding, record.deliveryId) }));
 }
 
 export function deliverySummary(record: DeliveryRecord): DeliverySummary {
