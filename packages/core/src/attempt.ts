@@ -16,7 +16,7 @@ import {
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
-import type { FindingsJournal } from './findings.js';
+import type { FindingCounts, FindingsJournal } from './findings.js';
 import { outboundPlan } from './outbound-plan.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -338,7 +338,21 @@ export async function attemptDelivery(
       answer: answerWithLineComments(answer, lineComments),
       summary: answer,
       lineComments,
-      ...(record.orderKey !== null ? { findings: findingsJournal(store, record.orderKey) } : {}),
+      ...(record.orderKey !== null
+        ? {
+            findings: findingsJournal(store, record.orderKey, (counts) => {
+              try {
+                hooks.findingsReviewed.call({
+                  route: record.route,
+                  target: routeConfig.deliver,
+                  counts,
+                });
+              } catch (error) {
+                log.warn({ err: errorMessage(error) }, 'a findings observer failed');
+              }
+            }),
+          }
+        : {}),
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
@@ -457,10 +471,15 @@ async function prepareReview(
 }
 
 /** The journal's findings of one route's pull or merge request, as a review target reads them. */
-function findingsJournal(store: Store, orderKey: string): FindingsJournal {
+function findingsJournal(
+  store: Store,
+  orderKey: string,
+  report: (counts: FindingCounts) => void,
+): FindingsJournal {
   return {
     read: () => store.findings(orderKey),
     save: (findings) => store.saveFindings(orderKey, findings),
+    report,
   };
 }
 

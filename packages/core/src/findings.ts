@@ -40,6 +40,16 @@ export interface FindingsJournal {
   read(): Promise<Finding[]>;
   /** Replaces them with `findings` (every finding the journal keeps for the request). */
   save(findings: readonly Finding[]): Promise<void>;
+  /** Reports what the review did with them, for metrics (`hooks.findingsReviewed`). */
+  report?(counts: FindingCounts): void;
+}
+
+/** What one review did with its route's findings on a request, for metrics. */
+export interface FindingsEvent {
+  route: string;
+  /** The review target (`forge_review`, `altforge_review`). */
+  target: string;
+  counts: FindingCounts;
 }
 
 /** What a review did with the findings, for its summary, the log and the dashboard. */

@@ -18,7 +18,7 @@ import type {
   NotRunStatus,
   RefusedStatus,
 } from './delivery.js';
-import type { FindingsJournal } from './findings.js';
+import type { FindingsEvent, FindingsJournal } from './findings.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -329,6 +329,11 @@ export interface GatewayHooks {
   readonly attemptFinished: SyncHook<[AttemptEvent]>;
   /** Observation only: each reconcile pass with the forge's delivery log. Taps must not throw. */
   readonly reconciled: SyncHook<[ReconcileEvent]>;
+  /**
+   * Observation only: what a review target did with its route's findings on a request (new,
+   * still open, resolved, suppressed, thread errors). Taps must not throw.
+   */
+  readonly findingsReviewed: SyncHook<[FindingsEvent]>;
 }
 
 /** Creates the hooks of one gateway. */
@@ -354,5 +359,6 @@ export function createHooks(): GatewayHooks {
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
     reconciled: new SyncHook<[ReconcileEvent]>(['event']),
+    findingsReviewed: new SyncHook<[FindingsEvent]>(['event']),
   });
 }

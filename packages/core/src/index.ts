@@ -147,6 +147,7 @@ export {
   type FindingState,
   type FindingsJournal,
   type FindingCounts,
+  type FindingsEvent,
 } from './findings.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).

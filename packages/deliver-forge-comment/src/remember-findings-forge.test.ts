@@ -1,4 +1,9 @@
-import { findingMarkersIn, type FindingsJournal, type LineComment } from '@webhook-gateway/core';
+import {
+  findingMarkersIn,
+  type FindingCounts,
+  type FindingsJournal,
+  type LineComment,
+} from '@webhook-gateway/core';
 import { MemoryStore } from '@webhook-gateway/core/runtime';
 import { describe, expect, it } from 'vitest';
 import { deliverForgeReview } from './deliver-forge-review.js';
@@ -8,6 +13,8 @@ import { deliverRequest } from './test-support/requests.js';
 // The real gh (/usr/bin/gh) against the fake forge over TLS, which keeps review threads.
 const forge = useGhAgainstFakeForge();
 const store = new MemoryStore();
+/** What the target reported for metrics, each review's counts in order. */
+const reported: FindingCounts[] = [];
 
 let pull = 500;
 let delivery = 0;
@@ -18,7 +25,11 @@ function newPull(): { number: number; journal: FindingsJournal } {
   const key = `reviews|octo/repo|${number}`;
   return {
     number,
-    journal: { read: () => store.findings(key), save: (f) => store.saveFindings(key, f) },
+    journal: {
+      read: () => store.findings(key),
+      save: (f) => store.saveFindings(key, f),
+      report: (counts) => reported.push(counts),
+    },
   };
 }
 
@@ -135,6 +146,8 @@ describe('forge_review remembers its findings across pushes', () => {
       { path: 'src/a.ts', line: 1, body: 'a is a poor name' },
     ]);
     expect(third.findings).toMatchObject({ new: 1, stillOpen: 1, resolved: 0, suppressed: 1 });
+    // Each review reported its counts, for metrics.
+    expect(reported.slice(-3)).toEqual([first.findings, second.findings, third.findings]);
     expect(posted(pr.number)).toEqual([
       'src/a.ts:2 b is unused',
       'src/a.ts:3 c should be a constant',

@@ -111,6 +111,7 @@ export async function rememberFindings(
         plan.toPost.filter(({ comment }) => !onLines.includes(comment)).map((p) => p.fingerprint),
       );
       await journal.save(after.findings.filter((finding) => !refused.has(finding.fingerprint)));
+      journal.report?.(counts);
       log.info({ ...counts }, 'findings remembered');
     },
   };
