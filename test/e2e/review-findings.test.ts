@@ -1,11 +1,12 @@
 /**
- * The measurement of issue 31 §3: one pull request opened and pushed to four times, reviewed after
- * each push by the built gateway (`forge_review`, the real `gh` against the TLS fake forge, which
- * keeps reviews and their threads) with a `command` agent that raises the same four findings
- * every time; a person dismisses one (a `/dismiss` reply) after push 2. Line comments posted:
- * before (`deliver_extra.findings: false`, what every review did until now) against after (the
- * findings remembered), the latter on the SQLite journal and on Redis. The counts are asserted;
- * the table is printed.
+ * The measurement of issue 31 (docs/reviews.md#findings-remembered-across-pushes): one pull
+ * request opened and pushed to four times, reviewed after each push by the built gateway
+ * (`forge_review`, the real `gh` against the TLS fake forge, which keeps reviews and their
+ * threads) with a `command` agent that raises the same four findings every time; a person
+ * dismisses one (a `/dismiss` reply) after push 2. Line comments posted: before
+ * (`deliver_extra.findings: false`, what every review did until now) against after (the findings
+ * remembered), the latter on the SQLite journal and on Redis. The counts are asserted; the table
+ * is printed.
  *
  *   npx vitest run test/e2e/review-findings.test.ts
  */
