@@ -256,3 +256,17 @@ describe('forge_review remembers its findings across pushes', () => {
     expect(await pr.journal.read()).toEqual([]);
   });
 });
+
+describe('forge_review findings on lines with the same text', () => {
+  it('posts the same remark on two lines of the same text once each, and neither again', async () => {
+    const pr = newPull();
+    setLines(pr.number, ['}', 'const a = 1;', '}']);
+    const twice = [
+      { path: 'src/a.ts', line: 1, body: 'stray brace' },
+      { path: 'src/a.ts', line: 3, body: 'stray brace' },
+    ];
+    expect((await review(pr, twice)).findings).toMatchObject({ new: 2 });
+    expect((await review(pr, twice)).findings).toMatchObject({ new: 0, stillOpen: 2 });
+    expect(posted(pr.number)).toEqual(['src/a.ts:1 stray brace', 'src/a.ts:3 stray brace']);
+  });
+});

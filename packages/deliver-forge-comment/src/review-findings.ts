@@ -97,12 +97,13 @@ export function planFindings(input: FindingsInput): FindingsPlan {
   const toPost: FindingsPlan['toPost'] = [];
   const raisedNow = new Set<string>();
   for (const { comment, lineText } of input.raised) {
-    const fingerprint = findingFingerprint(
-      input.route,
-      withoutFindingMarkers(comment.body),
-      lineText,
-    );
-    if (raisedNow.has(fingerprint)) continue;
+    const body = withoutFindingMarkers(comment.body);
+    let fingerprint = findingFingerprint(input.route, body, lineText);
+    // The same remark on another line with the same text (two `}` lines, say) is its own
+    // finding: numbered in the order the agent made them, so it is posted, not folded away.
+    for (let occurrence = 2; raisedNow.has(fingerprint); occurrence++) {
+      fingerprint = findingFingerprint(input.route, body, `${lineText}\0${occurrence}`);
+    }
     raisedNow.add(fingerprint);
     const known = journal.get(fingerprint);
     if (known?.state === 'dismissed' || known?.state === 'resolved') {
@@ -119,7 +120,7 @@ export function planFindings(input: FindingsInput): FindingsPlan {
       fingerprint,
       path: comment.path,
       line: comment.line,
-      body: withoutFindingMarkers(comment.body),
+      body,
       lineText,
       state: 'open',
       raisedBy: input.deliveryId,
