@@ -24,7 +24,7 @@ import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { postComments } from './post-comments.js';
-import { rememberFindings, type RememberedReview } from './remember-findings.js';
+import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
 import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
@@ -119,7 +119,7 @@ export async function deliverAltforgeReview(
     signal: request.signal,
   };
   const moved: LineComment[] = [];
-  const journal = request.extra.findings !== false ? request.findings : undefined;
+  const journal = findingsJournalOf(request);
   const refs =
     request.lineComments.length > 0 || journal
       ? await diffRefs(request, glab, mergeRequest)

@@ -18,7 +18,7 @@ import {
 } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
 import { readFindingThreads, resolveFindingThread } from './forge-review-threads.js';
-import { rememberFindings, type RememberedReview } from './remember-findings.js';
+import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
 import {
   bodyWithMovedComments,
   lineTexts,
@@ -106,18 +106,18 @@ export async function deliverForgeReview(
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
   const headSha = payloadValue(payload, 'pull_request.head.sha');
   // With the journal's findings: only new findings are posted, fixed ones' threads resolved.
-  const remembered: RememberedReview | undefined =
-    request.findings && request.extra.findings !== false
-      ? await rememberFindings(
-          request,
-          request.findings,
-          {
-            read: (trusted) => readFindingThreads(gh, pullRequest, trusted),
-            resolve: (threadId) => resolveFindingThread(gh, threadId),
-          },
-          await diffLineTexts(gh, pullRequest),
-        )
-      : undefined;
+  const journal = findingsJournalOf(request);
+  const remembered: RememberedReview | undefined = journal
+    ? await rememberFindings(
+        request,
+        journal,
+        {
+          read: (trusted) => readFindingThreads(gh, pullRequest, trusted),
+          resolve: (threadId) => resolveFindingThread(gh, threadId),
+        },
+        await diffLineTexts(gh, pullRequest),
+      )
+    : undefined;
   const comments = remembered ? remembered.comments : request.lineComments;
   const summary = remembered ? remembered.summary : request.summary;
   /** The summary with the comments not on their lines, in parts that fit one body each. */

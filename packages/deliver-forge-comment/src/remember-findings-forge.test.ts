@@ -249,8 +249,9 @@ describe('forge_review remembers its findings across pushes', () => {
   it('posts every finding again with deliver_extra.findings: false, as before', async () => {
     const pr = newPull();
     setLines(pr.number, ['const a = 1;', 'const b = 2;']);
-    for (let push = 0; push < 2; push++) {
-      await review(pr, [{ ...KEPT, line: 2 }], { findings: false });
+    // false as YAML writes it, and as a template renders it.
+    for (const findings of [false, 'false']) {
+      await review(pr, [{ ...KEPT, line: 2 }], { findings });
     }
     expect(posted(pr.number)).toHaveLength(2);
     expect(await pr.journal.read()).toEqual([]);

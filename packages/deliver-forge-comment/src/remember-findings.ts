@@ -15,6 +15,15 @@ import {
 } from '@webhook-gateway/core';
 import { planFindings, withResolved, type FindingThread } from './review-findings.js';
 
+/**
+ * The journal's findings for this review, unless `deliver_extra.findings` is `false` (a boolean,
+ * or the text a template renders): the route then posts every line comment on every review.
+ */
+export function findingsJournalOf(request: DeliverRequest): FindingsJournal | undefined {
+  const off = request.extra.findings === false || request.extra.findings === 'false';
+  return off ? undefined : request.findings;
+}
+
 /** How a platform reads and resolves the gateway's threads on one request. */
 export interface FindingThreads {
   /** The gateway's own threads by fingerprint, only for fingerprints in `trusted`. */
