@@ -16,7 +16,7 @@ import {
   type CheckEnd,
 } from './check-output.js';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
-import type { CheckSubject } from './review-check.js';
+import type { CheckSubject } from './check-subject.js';
 import type { AltforgeSettings } from './settings.js';
 
 const mergeRequestSchema = z.object({ sha: z.string().min(1) });

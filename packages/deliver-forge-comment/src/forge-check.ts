@@ -20,7 +20,7 @@ import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import { diffLines } from './deliver-forge-review.js';
 import { FORGE_PROFILE, forgeEnv, forgeHostOf, forgeSecrets } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
-import type { CheckSubject } from './review-check.js';
+import type { CheckSubject } from './check-subject.js';
 import { splitByDiff } from './review-lines.js';
 import type { ForgeSettings } from './settings.js';
 

@@ -8,10 +8,8 @@
 import {
   errorMessage,
   renderDeliverExtra,
-  type Credentials,
   type DeliverRequest,
   type DeliveryEndedRequest,
-  type DeliveryRecord,
   type DeliveryStateRequest,
   type LineComment,
 } from '@webhook-gateway/core';
@@ -22,6 +20,7 @@ import {
   silentCheck,
   type CheckEnd,
 } from './check-output.js';
+import type { CheckSubject } from './check-subject.js';
 import type { AltforgeSettings, ForgeSettings } from './settings.js';
 import {
   ALTFORGE_REVIEW_TARGET,
@@ -29,19 +28,6 @@ import {
   FORGE_REVIEW_TARGET,
   FORGE_TARGET,
 } from './target-names.js';
-
-/** What a check is shown for: the delivery, where it goes, and as whom. */
-export interface CheckSubject {
-  /** The route's target (`forge_review`, …), named in errors. */
-  target: string;
-  delivery: DeliveryRecord;
-  /** `deliver_extra`, rendered. */
-  extra: Record<string, unknown>;
-  credentials?: Credentials | undefined;
-  /** `platforms.webhook.extra.admin.public_url`: a status links to the delivery's page there. */
-  dashboardUrl: string | undefined;
-  signal: AbortSignal;
-}
 
 interface Platforms {
   forge: ForgeSettings;
