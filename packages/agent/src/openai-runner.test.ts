@@ -292,6 +292,44 @@ describe('the openai tool loop', () => {
     expect(result.accounting?.toolCalls).toEqual([]);
   });
 
+  it('takes a suggestion and a range from comment_on_line, and refuses a range that ends before it starts', async () => {
+    fake.script(
+      callTools([
+        {
+          id: 'range',
+          name: 'comment_on_line',
+          arguments: { path: 'a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'x();' },
+        },
+        {
+          id: 'backwards',
+          name: 'comment_on_line',
+          arguments: { path: 'a.ts', start_line: 9, line: 5, body: 'x', suggestion: 'y' },
+        },
+      ]),
+      answer('One suggestion.'),
+    );
+    const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);
+    expect(result.lineComments).toEqual([
+      { path: 'a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'x();' },
+    ]);
+    const replies = toolMessages(fake.requests[1]).map((t) => parsedTool(t.content));
+    expect(replies[0]).toEqual({ ok: true, comment: 'a.ts:3-5', comments: 1 });
+    expect(replies[1]).toEqual({
+      error: expect.stringMatching(/^start_line: start_line must not be after line/) as unknown,
+    });
+    const tools = fake.requests[0]?.body.tools as {
+      function: { name: string; parameters: { properties: Record<string, unknown> } };
+    }[];
+    const tool = tools.find((t) => t.function.name === 'comment_on_line');
+    expect(Object.keys(tool?.function.parameters.properties ?? {})).toEqual([
+      'path',
+      'line',
+      'body',
+      'suggestion',
+      'start_line',
+    ]);
+  });
+
   it('gives no line comments when the model left none', async () => {
     fake.script(answer('LGTM'));
     const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);

@@ -1,7 +1,8 @@
 /**
  * The `command` runner's review document: a program that prints exactly
  * `{"summary": "…", "comments": [{"path": "src/a.ts", "line": 12, "body": "…"}]}` on stdout gives
- * a summary and line comments; any other output is the answer as it is.
+ * a summary and line comments; any other output is the answer as it is. A comment may add
+ * `"suggestion": "<replacement>"` and `"start_line": <n>` (a range ending at `line`).
  */
 import { lineCommentSchema, type LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';

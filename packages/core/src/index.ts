@@ -130,6 +130,7 @@ export {
 
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema } from './delivery-schema.js';
+export { codeFence, lineCommentPlace, suggestionAsText } from './line-comment-text.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';

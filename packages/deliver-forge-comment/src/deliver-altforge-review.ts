@@ -2,7 +2,9 @@
  * The `altforge_review` target: each line comment as a merge request discussion on its line (a
  * text position on the new file, through `glab api`), then the summary as a note. A position the
  * altforge refuses (a line its diff does not show) goes into the summary note as `path:line`
- * text: a comment is never dropped.
+ * text: a comment is never dropped. A comment's `suggestion` is an applicable
+ * ` ```suggestion:-N+0 ` block (N = line - start_line), unless it overlaps another comment's lines
+ * (then it is text).
  */
 import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
@@ -19,7 +21,11 @@ import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { postComments } from './post-comments.js';
-import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
+import {
+  bodyWithMovedComments,
+  markedLineCommentBody,
+  overlappingSuggestions,
+} from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
 import { ALTFORGE_REVIEW_TARGET } from './target-names.js';
@@ -113,9 +119,16 @@ export async function deliverAltforgeReview(
   const moved: LineComment[] = [];
   if (request.lineComments.length > 0) {
     const refs = await diffRefs(request, glab, mergeRequest);
+    // A suggestion over lines another comment is about is shown, not offered to apply.
+    const asText = overlappingSuggestions(request.lineComments);
     for (const comment of request.lineComments) {
+      // On the range's last line; a suggestion reaches up to its first (`suggestion:-N+0`).
       const discussion = {
-        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+        body: markedLineCommentBody(
+          comment,
+          request.delivery.deliveryId,
+          asText.has(comment) ? 'text' : 'altforge',
+        ),
         position: {
           position_type: 'text',
           ...refs,

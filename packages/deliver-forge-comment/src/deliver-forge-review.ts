@@ -2,7 +2,9 @@
  * The `forge_review` target: the answer as one pull request review (`event: COMMENT`) whose
  * comments sit on the lines the agent named, through `gh api`. When the forge refuses the review
  * (422: a line the diff does not show), the review is posted again with those comments moved into
- * its body as text: a comment is never dropped, and one bad line never loses the review.
+ * its body as text: a comment is never dropped, and one bad line never loses the review. A comment's
+ * `suggestion` is a committable ` ```suggestion ` block over its `start_line`–`line`, unless it
+ * overlaps another comment's lines (then it is text).
  */
 import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
@@ -21,6 +23,7 @@ import {
   bodyWithMovedComments,
   commentableLines,
   markedLineCommentBody,
+  overlappingSuggestions,
   splitByDiff,
 } from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
@@ -93,6 +96,8 @@ export async function deliverForgeReview(
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
   const headSha = payloadValue(payload, 'pull_request.head.sha');
   const comments = request.lineComments;
+  // A suggestion over lines another comment is about is shown, not offered to commit.
+  const asText = overlappingSuggestions(comments);
   /** The summary with the comments not on their lines, in parts that fit one body each. */
   const bodies = (onLines: readonly LineComment[]): string[] =>
     commentBodies(
@@ -112,9 +117,17 @@ export async function deliverForgeReview(
       body,
       comments: onLines.map((comment) => ({
         path: comment.path,
+        // A range (and its suggestion) spans start_line to line of the new file.
+        ...(comment.start_line !== undefined && comment.start_line < comment.line
+          ? { start_line: comment.start_line, start_side: 'RIGHT' }
+          : {}),
         line: comment.line,
         side: 'RIGHT',
-        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+        body: markedLineCommentBody(
+          comment,
+          request.delivery.deliveryId,
+          asText.has(comment) ? 'text' : 'forge',
+        ),
       })),
     };
     const { repo, prNumber } = pullRequest;

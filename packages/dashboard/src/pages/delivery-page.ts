@@ -1,6 +1,7 @@
 /** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
 import {
   promptTokenSplit,
+  suggestionAsText,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
@@ -20,6 +21,20 @@ function block(text: string | null, none: string): SafeHtml {
   return text === null
     ? html`<p class="hint">${none}</p>`
     : html`<pre class="block" tabindex="0">${text}</pre>`;
+}
+
+/** A comment's line, or its range `start–line`. */
+function linesOf(comment: LineComment): string {
+  const start = comment.start_line;
+  return start !== undefined && start < comment.line
+    ? `${start}–${comment.line}`
+    : String(comment.line);
+}
+
+/** A comment's words, with its suggested replacement as text. */
+function textOf(comment: LineComment): string {
+  if (comment.suggestion === undefined) return comment.body;
+  return `${comment.body}\n\n${suggestionAsText(comment.suggestion)}`;
 }
 
 /** The agent's remarks on lines, as a review target posts them; nothing when it made none. */
@@ -43,8 +58,10 @@ function lineCommentsSection(comments: readonly LineComment[] | undefined): Safe
             (comment) =>
               html`<tr>
                 <td data-label="File"><code>${comment.path}</code></td>
-                <td data-label="Line">${comment.line}</td>
-                <td data-label="Comment"><pre class="block" tabindex="0">${comment.body}</pre></td>
+                <td data-label="Line">${linesOf(comment)}</td>
+                <td data-label="Comment">
+                  <pre class="block" tabindex="0">${textOf(comment)}</pre>
+                </td>
               </tr>`,
           )}
         </tbody>
