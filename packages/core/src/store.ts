@@ -67,6 +67,8 @@ export interface DeliveryProgress {
   answer?: string;
   agent?: AgentAccounting;
   lineComments?: LineComment[];
+  /** The answer is a partial one (`DeliveryRecord.partial`). */
+  partial?: true;
 }
 
 /**

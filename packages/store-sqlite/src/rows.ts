@@ -204,6 +204,8 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 8 have no column; NULL is a run without line comments.
     if (row.line_comments !== undefined && row.line_comments !== null)
       record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
+    // Rows from before schema version 14 have no column; NULL is a complete answer.
+    if (row.partial !== undefined && c.nullableNumber('partial') === 1) record.partial = true;
     // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
     const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
     if (coalesced !== null) record.coalesced = coalesced;
