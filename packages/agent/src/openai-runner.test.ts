@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isRunLimitError, type RunProduced } from '@webhook-gateway/core';
 import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
 import {
   answer,
@@ -172,6 +173,35 @@ describe('the openai tool loop', () => {
       runOpenAI(runRequest({ agent: agent({ max_turns: 2 }), home }), deps),
     ).rejects.toThrow('agent stopped after 2 turns without a final answer (agent.max_turns)');
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('reports the text and line comments it produced as it goes, and stops at max_turns with a run limit error', async () => {
+    const remark = { name: 'comment_on_line', arguments: { path: 'a.ts', line: 1, body: 'x' } };
+    fake.script(
+      (request) => {
+        const response = callTools([remark])(request);
+        const body = response.body as { choices: { message: { content: string | null } }[] };
+        const [choice] = body.choices;
+        if (choice) choice.message.content = 'Looking at a.ts.';
+        return response;
+      },
+      callTools([{ arguments: { command: 'true' } }]),
+    );
+    const produced: RunProduced[] = [];
+    const error: unknown = await runOpenAI(
+      runRequest({
+        agent: agent({ max_turns: 2 }),
+        home,
+        reportProduced: (output) => produced.push(output),
+      }),
+      deps,
+    ).catch((caught: unknown) => caught);
+    expect(isRunLimitError(error)).toBe(true);
+    expect(error).toMatchObject({ limit: 'turns', cap: 2 });
+    expect(produced.at(-1)).toEqual({
+      answer: 'Looking at a.ts.',
+      lineComments: [{ path: 'a.ts', line: 1, body: 'x' }],
+    });
   });
 
   it('reports a command that passes terminal.timeout_s to the model and goes on', async () => {

@@ -42,6 +42,7 @@ export {
   type RenderContext,
   type RunRequest,
   type RunResult,
+  type RunProduced,
   type DeliverRequest,
   type RequestEvent,
   type RequestOutcome,
@@ -50,6 +51,14 @@ export {
   type ReconcileRouteCounts,
 } from './hooks.js';
 export { reviewValuesIn } from './review-values.js';
+export {
+  isRunLimitError,
+  runLimitError,
+  runLimitNotice,
+  type RunLimit,
+  type RunLimitError,
+  type ReviewProgress,
+} from './run-limit.js';
 
 // The config plugins read, and the parser that makes one (with defaults) in tests.
 export {

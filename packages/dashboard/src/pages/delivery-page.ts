@@ -190,7 +190,7 @@ export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHt
   return html`${replayForm(record, csrf)}
     <dl class="facts panel">
       <dt>Status</dt>
-      <dd>${statusBadge(record.status)}</dd>
+      <dd>${statusBadge(record.status, record.partial)}</dd>
       ${
         record.supersededBy === undefined
           ? html``

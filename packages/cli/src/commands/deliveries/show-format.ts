@@ -43,7 +43,9 @@ function statusLine(record: DeliveryRecord): string {
     case 'running':
       return `running (attempt ${record.attempts} of ${record.maxAttempts})`;
     case 'delivered':
-      return `delivered (${tries})`;
+      return record.partial
+        ? `delivered, partial: a limit stopped the agent (${tries})`
+        : `delivered (${tries})`;
     case 'failed':
       return `failed (${tries})`;
     case 'superseded':
