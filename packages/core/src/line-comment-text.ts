@@ -3,16 +3,20 @@
  * lines, a review body holding comments the forge refused): where it is, and its suggestion as
  * text a person can read and copy, never a block the forge would offer to commit.
  */
-import type { LineComment } from './delivery.js';
+
+/** Where a line comment sits (`LineComment`'s fields, named here so delivery.ts can import this). */
+interface CommentPlace {
+  path: string;
+  line: number;
+  start_line?: number;
+}
 
 /**
  * `path:line`, or `path:start-line` for a range.
  *
- * @example lineCommentPlace({ path: 'src/a.ts', line: 5, start_line: 3, body: 'x' }) // 'src/a.ts:3-5'
+ * @example lineCommentPlace({ path: 'src/a.ts', line: 5, start_line: 3 }) // 'src/a.ts:3-5'
  */
-export function lineCommentPlace(
-  comment: Pick<LineComment, 'path' | 'line' | 'start_line'>,
-): string {
+export function lineCommentPlace(comment: CommentPlace): string {
   const start = comment.start_line;
   return start !== undefined && start < comment.line
     ? `${comment.path}:${start}-${comment.line}`
