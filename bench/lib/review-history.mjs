@@ -16,6 +16,8 @@ export function git(args) {
     cwd: repoRoot,
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
+    // git's complaint about a path missing at a commit is an expected 404, not noise for the run.
+    stdio: 'pipe',
   });
 }
 

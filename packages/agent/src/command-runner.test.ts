@@ -39,6 +39,24 @@ describe('the command runner', () => {
     ]);
   });
 
+  it("takes the document's conclusion and its reason, and gives none when it names none", async () => {
+    const concluded = await runPrinting(
+      JSON.stringify({
+        summary: 'A key is committed.',
+        comments: [],
+        conclusion: 'failure',
+        conclusion_reason: 'a secret in config.ts',
+      }),
+    );
+    expect(concluded.conclusion).toEqual({ value: 'failure', reason: 'a secret in config.ts' });
+    const plain = await runPrinting(JSON.stringify({ summary: 'ok', comments: [] }));
+    expect(plain).not.toHaveProperty('conclusion');
+    const bad = await runPrinting(
+      JSON.stringify({ summary: 'ok', comments: [], conclusion: 'maybe' }),
+    );
+    expect(bad.answer).toBe('{"summary":"ok","comments":[],"conclusion":"maybe"}');
+  });
+
   it('takes a suggestion and a range from a comment of the review document', async () => {
     const comment = { path: 'a.ts', start_line: 2, line: 4, body: 'simpler', suggestion: 'f();' };
     const result = await runPrinting(JSON.stringify({ summary: 's', comments: [comment] }));

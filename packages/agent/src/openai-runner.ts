@@ -11,9 +11,11 @@
 import {
   runLimitError,
   type LineComment,
+  type ReviewConclusion,
   type RunRequest,
   type RunResult,
 } from '@webhook-gateway/core';
+import { wantsConclusion } from './conclusion-tool.js';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
@@ -51,6 +53,7 @@ export async function runOpenAI(
       role: 'system',
       content: buildSystemPrompt({
         terminal: settings.terminal.enabled,
+        conclusion: wantsConclusion(request.routeConfig.deliver_extra),
         addition: settings.systemPrompt,
       }),
     },
@@ -73,11 +76,13 @@ export async function runOpenAI(
   /** Hands core a copy of what this run has spent so far. */
   const report = (): void => request.reportAccounting(structuredClone(accounting));
   const lineComments: LineComment[] = [];
+  let conclusion: ReviewConclusion | undefined;
+  const concludes = wantsConclusion(request.routeConfig.deliver_extra);
   // The text of every turn so far: a stopped run's answer is all the model wrote.
   const texts: string[] = [];
   const reportProduced = (): void =>
     request.reportProduced?.({ answer: texts.join('\n\n'), lineComments: [...lineComments] });
-  const tools = offeredTools(settings.terminal);
+  const tools = offeredTools(settings.terminal, concludes);
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
@@ -88,6 +93,13 @@ export async function runOpenAI(
     log,
     record: (call) => void accounting.toolCalls.push(call),
     comment: (comment) => lineComments.push(comment),
+    ...(concludes
+      ? {
+          conclude: (given: ReviewConclusion) => {
+            conclusion = given;
+          },
+        }
+      : {}),
   };
 
   for (let turn = 1; turn <= settings.maxTurns; turn++) {
@@ -131,6 +143,7 @@ export async function runOpenAI(
         answer: reply.content ?? '',
         accounting,
         ...(lineComments.length > 0 ? { lineComments } : {}),
+        ...(conclusion ? { conclusion } : {}),
       };
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });

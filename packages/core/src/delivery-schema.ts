@@ -77,3 +77,9 @@ export const lineCommentSchema = z
   });
 
 export const lineCommentsSchema = z.array(lineCommentSchema);
+
+/** An agent's verdict on a review (`ReviewConclusion`). */
+export const reviewConclusionSchema = z.object({
+  value: z.enum(['success', 'neutral', 'failure']),
+  reason: z.string().optional(),
+});

@@ -44,6 +44,8 @@ export {
   type RunResult,
   type RunProduced,
   type DeliverRequest,
+  type DeliveryStateRequest,
+  type DeliveryEndedRequest,
   type RequestEvent,
   type RequestOutcome,
   type AttemptEvent,
@@ -95,6 +97,8 @@ export type {
   TokenUsage,
   ToolCallRecord,
   LineComment,
+  ReviewConclusion,
+  ReviewConclusionValue,
 } from './delivery.js';
 
 export {
@@ -138,7 +142,7 @@ export {
 } from './config/outbound-schema.js';
 
 // The shape of an agent's line comment (runners check what the agent wrote against it).
-export { lineCommentSchema } from './delivery-schema.js';
+export { lineCommentSchema, reviewConclusionSchema } from './delivery-schema.js';
 export { codeFence, lineCommentPlace, suggestionAsText } from './line-comment-text.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).

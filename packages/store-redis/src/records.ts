@@ -9,6 +9,7 @@ import {
   attemptLogSchema,
   deliveryStatusSchema,
   lineCommentsSchema,
+  reviewConclusionSchema,
   jsonTextSchema,
   journalJson,
 } from '@webhook-gateway/core/store-kit';
@@ -45,6 +46,7 @@ const deliveryHashSchema = z.object({
   attemptLog: jsonTextSchema(attemptLogSchema),
   agent: jsonTextSchema(agentAccountingSchema).optional(),
   lineComments: jsonTextSchema(lineCommentsSchema).optional(),
+  conclusion: jsonTextSchema(reviewConclusionSchema).optional(),
   partial: z.literal('1').optional(),
   supersededBy: z.string().optional(),
   coalesced: intField.optional(),
@@ -94,6 +96,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     attemptLog: h.attemptLog,
     agent: h.agent ?? null,
     ...(h.lineComments !== undefined ? { lineComments: h.lineComments } : {}),
+    ...(h.conclusion !== undefined ? { conclusion: h.conclusion } : {}),
     ...(h.partial !== undefined ? { partial: true as const } : {}),
     ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
     ...(h.coalesced !== undefined ? { coalesced: h.coalesced } : {}),

@@ -188,7 +188,15 @@ export function replayChange(head: RowHead, now: number): RowChange {
   return {
     status: 'queued',
     set: { attempts: '0', nextAttemptAt: String(now) },
-    unset: ['answer', 'lineComments', 'partial', 'lastError', 'finishedAt', 'supersededBy'],
+    unset: [
+      'answer',
+      'lineComments',
+      'conclusion',
+      'partial',
+      'lastError',
+      'finishedAt',
+      'supersededBy',
+    ],
     newSeq: true,
     unfinish: true,
     joinLine: head.orderKey !== null,

@@ -326,6 +326,11 @@ const outboxTable: Migration = (db) => {
   `);
 };
 
+/** The agent's verdict on a review (`{"value","reason"}` JSON), NULL when it gave none. */
+const conclusionColumn: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN conclusion TEXT');
+};
+
 /** A partial answer (a run a limit stopped, `agent.on_limit: partial`): 1, NULL for a complete one. */
 const partialAnswers: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN partial INTEGER');
@@ -346,6 +351,7 @@ export const migrations: readonly Migration[] = [
   skippedStatus,
   coalesceColumns,
   outboxTable,
+  conclusionColumn,
   partialAnswers,
 ];
 

@@ -275,6 +275,7 @@ export class SqliteStore implements Store {
       agent: progress.agent === undefined ? null : JSON.stringify(progress.agent),
       line_comments:
         progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
+      conclusion: progress.conclusion === undefined ? null : JSON.stringify(progress.conclusion),
       partial: progress.partial ? 1 : null,
     };
     const waiting = this.pendingProgress.get(id);
@@ -285,6 +286,7 @@ export class SqliteStore implements Store {
       merged.answer = params.answer ?? merged.answer;
       merged.agent = params.agent ?? merged.agent;
       merged.line_comments = params.line_comments ?? merged.line_comments;
+      merged.conclusion = params.conclusion ?? merged.conclusion;
       merged.partial = params.partial ?? merged.partial;
       await waiting.saved;
       return;
