@@ -6,7 +6,7 @@
  * ` ```suggestion:-N+0 ` block (N = line - start_line), unless it overlaps another comment's lines
  * (then it is text).
  */
-import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
 import {
   ALTFORGE_NOTE_LIMIT,
@@ -16,11 +16,17 @@ import {
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { resolveAltforgeMergeRequest, type AltforgeMergeRequest } from './altforge-target.js';
+import {
+  headLineTexts,
+  readAltforgeThreads,
+  resolveAltforgeThread,
+} from './altforge-review-threads.js';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { postComments } from './post-comments.js';
+import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
 import {
   bodyWithMovedComments,
   markedLineCommentBody,
@@ -89,6 +95,8 @@ export interface AltforgeReviewOutcome {
   /** Comments whose position was refused, put into the summary note instead. */
   moved: number;
   notes: number;
+  /** What the review did with the findings, when the journal remembers them. */
+  findings?: FindingCounts;
 }
 
 /**
@@ -117,16 +125,39 @@ export async function deliverAltforgeReview(
     signal: request.signal,
   };
   const moved: LineComment[] = [];
-  if (request.lineComments.length > 0) {
-    const refs = await diffRefs(request, glab, mergeRequest);
+  const journal = findingsJournalOf(request);
+  const refs =
+    request.lineComments.length > 0 || journal
+      ? await diffRefs(request, glab, mergeRequest)
+      : undefined;
+  // With the journal's findings: only new findings are posted, fixed ones' discussions resolved.
+  const remembered: RememberedReview | undefined =
+    journal && refs
+      ? await rememberFindings(
+          request,
+          journal,
+          {
+            read: (trusted) => readAltforgeThreads(glab, mergeRequestPath(mergeRequest), trusted),
+            resolve: (id) => resolveAltforgeThread(glab, mergeRequestPath(mergeRequest), id),
+          },
+          await headLineTexts(glab, mergeRequest.path, refs.head_sha, [
+            ...request.lineComments.map((comment) => comment.path),
+            ...(await journal.read()).map((finding) => finding.path),
+          ]),
+        )
+      : undefined;
+  const comments = remembered ? remembered.comments : request.lineComments;
+  const summary = remembered ? remembered.summary : request.summary;
+  if (comments.length > 0 && refs) {
     // A suggestion over lines another comment is about is shown, not offered to apply.
-    const asText = overlappingSuggestions(request.lineComments);
-    for (const comment of request.lineComments) {
+    const asText = overlappingSuggestions(comments);
+    for (const comment of comments) {
       // On the range's last line; a suggestion reaches up to its first (`suggestion:-N+0`).
       const discussion = {
         body: markedLineCommentBody(
           comment,
           request.delivery.deliveryId,
+          remembered?.fingerprints.get(comment),
           asText.has(comment) ? 'text' : 'altforge',
         ),
         position: {
@@ -153,8 +184,10 @@ export async function deliverAltforgeReview(
       else if (outcome.kind !== 'ok') throw cliApiError(glab, outcome);
     }
   }
+  // Saved once the discussions are out, before the note: a refused position has no thread.
+  await remembered?.save(comments.filter((comment) => !moved.includes(comment)));
   const bodies = commentBodies(
-    bodyWithMovedComments(request.summary, moved),
+    bodyWithMovedComments(summary, moved),
     ALTFORGE_NOTE_LIMIT,
     request.delivery.deliveryId,
   );
@@ -171,9 +204,10 @@ export async function deliverAltforgeReview(
     signal: request.signal,
   });
   const result = {
-    onLines: request.lineComments.length - moved.length,
+    onLines: comments.length - moved.length,
     moved: moved.length,
     notes: bodies.length,
+    ...(remembered ? { findings: remembered.counts } : {}),
   };
   request.log.info(
     {
