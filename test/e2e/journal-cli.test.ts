@@ -175,6 +175,7 @@ describe('deliveries list', () => {
       lastError: 'messenger_c (Slack): Slack answered HTTP 500',
       tokens: null,
       cost: null,
+      partial: false,
     });
   });
 

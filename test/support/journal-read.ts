@@ -33,6 +33,8 @@ export interface ListedDelivery {
   lastError: string | null;
   tokens: number | null;
   cost: { amount: number; currency: string } | null;
+  /** The answer is what the agent produced before a limit stopped it. */
+  partial: boolean;
 }
 
 /** `deliveries show --json`. */

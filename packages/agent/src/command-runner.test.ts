@@ -57,6 +57,23 @@ describe('the command runner', () => {
     expect(bad.answer).toBe('{"summary":"ok","comments":[],"conclusion":"maybe"}');
   });
 
+  it('takes a suggestion and a range from a comment of the review document', async () => {
+    const comment = { path: 'a.ts', start_line: 2, line: 4, body: 'simpler', suggestion: 'f();' };
+    const result = await runPrinting(JSON.stringify({ summary: 's', comments: [comment] }));
+    expect(result.lineComments).toEqual([comment]);
+  });
+
+  it('takes a document whose range ends before it starts as plain text, saying why', async () => {
+    const { log, lines } = capturingLogger();
+    const comment = { path: 'a.ts', start_line: 7, line: 4, body: 'b', suggestion: 'f();' };
+    const result = await runPrinting(JSON.stringify({ summary: 's', comments: [comment] }), log);
+    expect(result.lineComments).toBeUndefined();
+    const warning = lines.find((line) => line.level === 'warn');
+    expect(warning?.fields.problems).toBe(
+      'comments.0.start_line: start_line must not be after line (a range is start_line to line, both included)',
+    );
+  });
+
   it('takes any other output as the answer, with no line comments', async () => {
     const plain = await runPrinting('LGTM, ship it.');
     expect(plain).toEqual({ answer: 'LGTM, ship it.', accounting: { runner: 'command' } });

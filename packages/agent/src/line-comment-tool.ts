@@ -1,9 +1,9 @@
 /**
  * The `comment_on_line` tool as the model sees it: a remark on one line of the pull or merge
- * request's new code, collected next to the answer (review targets post it on the line, others
+ * request's new code (or a range ending there, with a suggested replacement), collected next to the answer (review targets post it on the line, others
  * print it after the answer). A bad call is an answer to the model, never a crash.
  */
-import { lineCommentSchema, type LineComment } from '@webhook-gateway/core';
+import { lineCommentPlace, lineCommentSchema, type LineComment } from '@webhook-gateway/core';
 import type { ToolDefinition } from './chat-schema.js';
 
 export const LINE_COMMENT_TOOL_NAME = 'comment_on_line';
@@ -28,6 +28,18 @@ export const LINE_COMMENT_TOOL: ToolDefinition = Object.freeze({
           description: 'The line number in the new version of the file.',
         },
         body: { type: 'string', description: 'The comment (Markdown).' },
+        suggestion: {
+          type: 'string',
+          description:
+            'Optional: the exact text that replaces the commented line (or lines start_line to ' +
+            'line), offered to the author as a change to commit. An empty string deletes them.',
+        },
+        start_line: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'Optional: the first line of a range ending at `line` (in the new file, at most `line`).',
+        },
       },
       required: ['path', 'line', 'body'],
       additionalProperties: false,
@@ -39,7 +51,9 @@ export const LINE_COMMENT_TOOL: ToolDefinition = Object.freeze({
 export type LineCommentArguments =
   { ok: true; comment: LineComment } | { ok: false; error: string };
 
-const USAGE = 'send {"path": "<file>", "line": <line in the new file>, "body": "<comment>"}';
+const USAGE =
+  'send {"path": "<file>", "line": <line in the new file>, "body": "<comment>"}, ' +
+  'optionally with "suggestion": "<replacement text>" and "start_line": <first line of the range>';
 
 /**
  * Reads the JSON text the model wrote as `arguments` of a `comment_on_line` call.
@@ -66,5 +80,5 @@ export function parseLineCommentArguments(text: string): LineCommentArguments {
 
 /** What the model gets back for a comment it left. */
 export function lineCommentResult(comment: LineComment, count: number): string {
-  return JSON.stringify({ ok: true, comment: `${comment.path}:${comment.line}`, comments: count });
+  return JSON.stringify({ ok: true, comment: lineCommentPlace(comment), comments: count });
 }

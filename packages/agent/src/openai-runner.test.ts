@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isRunLimitError, type RunProduced } from '@webhook-gateway/core';
 import { runOpenAI, type OpenAIRunnerDeps } from './openai-runner.js';
 import {
   answer,
@@ -174,6 +175,35 @@ describe('the openai tool loop', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('reports the text and line comments it produced as it goes, and stops at max_turns with a run limit error', async () => {
+    const remark = { name: 'comment_on_line', arguments: { path: 'a.ts', line: 1, body: 'x' } };
+    fake.script(
+      (request) => {
+        const response = callTools([remark])(request);
+        const body = response.body as { choices: { message: { content: string | null } }[] };
+        const [choice] = body.choices;
+        if (choice) choice.message.content = 'Looking at a.ts.';
+        return response;
+      },
+      callTools([{ arguments: { command: 'true' } }]),
+    );
+    const produced: RunProduced[] = [];
+    const error: unknown = await runOpenAI(
+      runRequest({
+        agent: agent({ max_turns: 2 }),
+        home,
+        reportProduced: (output) => produced.push(output),
+      }),
+      deps,
+    ).catch((caught: unknown) => caught);
+    expect(isRunLimitError(error)).toBe(true);
+    expect(error).toMatchObject({ limit: 'turns', cap: 2 });
+    expect(produced.at(-1)).toEqual({
+      answer: 'Looking at a.ts.',
+      lineComments: [{ path: 'a.ts', line: 1, body: 'x' }],
+    });
+  });
+
   it('reports a command that passes terminal.timeout_s to the model and goes on', async () => {
     fake.script(callTools([{ arguments: { command: 'sleep 5; echo late' } }]), answer('it hung'));
     const started = Date.now();
@@ -324,6 +354,44 @@ describe('the openai tool loop', () => {
     const tools = fake.requests[0]?.body.tools as { function: { name: string } }[];
     expect(tools.map((tool) => tool.function.name)).not.toContain('set_conclusion');
     expect(result).not.toHaveProperty('conclusion');
+  });
+
+  it('takes a suggestion and a range from comment_on_line, and refuses a range that ends before it starts', async () => {
+    fake.script(
+      callTools([
+        {
+          id: 'range',
+          name: 'comment_on_line',
+          arguments: { path: 'a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'x();' },
+        },
+        {
+          id: 'backwards',
+          name: 'comment_on_line',
+          arguments: { path: 'a.ts', start_line: 9, line: 5, body: 'x', suggestion: 'y' },
+        },
+      ]),
+      answer('One suggestion.'),
+    );
+    const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);
+    expect(result.lineComments).toEqual([
+      { path: 'a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'x();' },
+    ]);
+    const replies = toolMessages(fake.requests[1]).map((t) => parsedTool(t.content));
+    expect(replies[0]).toEqual({ ok: true, comment: 'a.ts:3-5', comments: 1 });
+    expect(replies[1]).toEqual({
+      error: expect.stringMatching(/^start_line: start_line must not be after line/) as unknown,
+    });
+    const tools = fake.requests[0]?.body.tools as {
+      function: { name: string; parameters: { properties: Record<string, unknown> } };
+    }[];
+    const tool = tools.find((t) => t.function.name === 'comment_on_line');
+    expect(Object.keys(tool?.function.parameters.properties ?? {})).toEqual([
+      'path',
+      'line',
+      'body',
+      'suggestion',
+      'start_line',
+    ]);
   });
 
   it('gives no line comments when the model left none', async () => {

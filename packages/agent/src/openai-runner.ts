@@ -5,9 +5,16 @@
  * the answer, and the comments it left are its line comments. The rendered prompt (skill, framed
  * event data) is the user message as it is. After each model turn the run reports what it spent
  * (tokens, and their cost at `agent.prices`) and stops once the delivery's tokens, earlier attempts
- * included, pass `agent.max_tokens_per_delivery`.
+ * included, pass `agent.max_tokens_per_delivery`. What the model has written and commented so far is
+ * reported after each turn, so a run a limit stops can still be delivered (`agent.on_limit`).
  */
-import type { LineComment, ReviewConclusion, RunRequest, RunResult } from '@webhook-gateway/core';
+import {
+  runLimitError,
+  type LineComment,
+  type ReviewConclusion,
+  type RunRequest,
+  type RunResult,
+} from '@webhook-gateway/core';
 import { wantsConclusion } from './conclusion-tool.js';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
@@ -71,6 +78,10 @@ export async function runOpenAI(
   const lineComments: LineComment[] = [];
   let conclusion: ReviewConclusion | undefined;
   const concludes = wantsConclusion(request.routeConfig.deliver_extra);
+  // The text of every turn so far: a stopped run's answer is all the model wrote.
+  const texts: string[] = [];
+  const reportProduced = (): void =>
+    request.reportProduced?.({ answer: texts.join('\n\n'), lineComments: [...lineComments] });
   const tools = offeredTools(settings.terminal, concludes);
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
@@ -103,6 +114,11 @@ export async function runOpenAI(
     accounting.usage = addUsage(accounting.usage, reply.usage);
     if (settings.prices) accounting.cost = costOf(accounting.usage, settings.prices);
     report();
+    const text = reply.content?.trim() ?? '';
+    if (text !== '') {
+      texts.push(text);
+      reportProduced();
+    }
     const spent = spentBefore + accounting.usage.totalTokens;
     if (limit !== undefined && spent > limit) {
       log.warn(
@@ -140,8 +156,11 @@ export async function runOpenAI(
       });
     }
     report();
+    reportProduced();
   }
-  throw new Error(
+  throw runLimitError(
+    'turns',
+    settings.maxTurns,
     `agent stopped after ${settings.maxTurns} turns without a final answer (agent.max_turns)`,
   );
 }

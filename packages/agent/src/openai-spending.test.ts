@@ -124,6 +124,21 @@ describe('cached prompt tokens', () => {
 });
 
 describe('what an openai run may spend', () => {
+  it('reports the final answer of a turn that passes the budget as produced before stopping', async () => {
+    fake.script(callTools([echo], usage(300, 50)), answer('All fine.', usage(400, 60)));
+    const produced: string[] = [];
+    await expect(
+      runOpenAI(
+        runRequest({
+          agent: agent({ max_tokens_per_delivery: 500 }),
+          home,
+          reportProduced: (output) => produced.push(output.answer),
+        }),
+      ),
+    ).rejects.toMatchObject({ limit: 'tokens' });
+    expect(produced.at(-1)).toBe('All fine.');
+  });
+
   it('stops after the model turn that passes max_tokens_per_delivery, reporting what it spent', async () => {
     fake.script(
       callTools([echo], usage(300, 50)),
@@ -141,7 +156,8 @@ describe('what an openai run may spend', () => {
     await expect(run).rejects.toThrow(
       'token budget of 500 exceeded: 810 tokens spent over 1 attempt (agent.max_tokens_per_delivery)',
     );
-    await expect(run).rejects.toMatchObject({ retryable: false });
+    // A run limit's error: with agent.on_limit: partial, core delivers what the run produced.
+    await expect(run).rejects.toMatchObject({ retryable: false, limit: 'tokens', cap: 500 });
     expect(fake.requests).toHaveLength(2);
     expect(reports.at(-1)?.usage).toEqual({
       promptTokens: 700,

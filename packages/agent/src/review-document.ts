@@ -2,7 +2,8 @@
  * The `command` runner's review document: a program that prints exactly
  * `{"summary": "…", "comments": [{"path": "src/a.ts", "line": 12, "body": "…"}]}` on stdout gives
  * a summary and line comments (and, optionally, `"conclusion": "success" | "neutral" | "failure"`
- * with a `"conclusion_reason"`, for a check); any other output is the answer as it is.
+ * with a `"conclusion_reason"`, for a check); any other output is the answer as it is. A comment
+ * may add `"suggestion": "<replacement>"` and `"start_line": <n>` (a range ending at `line`).
  */
 import { lineCommentSchema, type LineComment, type ReviewConclusion } from '@webhook-gateway/core';
 import { z } from 'zod';

@@ -4,6 +4,7 @@
  */
 import {
   promptTokenSplit,
+  runLimitError,
   type AgentCost,
   type DeliveryRecord,
   type TokenUsage,
@@ -48,14 +49,15 @@ export function tokensSpentBefore(delivery: DeliveryRecord): number {
 }
 
 /**
- * The error that ends a delivery whose tokens, over all its attempts, passed the limit. Not
- * retryable: another attempt would spend more.
+ * The error that ends a delivery whose tokens, over all its attempts, passed the limit (a run
+ * limit's: with `agent.on_limit: partial`, what the run produced is delivered). Not retryable:
+ * another attempt would spend more.
  */
 export function tokenBudgetExceeded(limit: number, spent: number, attempts: number): Error {
-  return Object.assign(
-    new Error(
-      `token budget of ${limit} exceeded: ${spent} tokens spent over ${attempts} attempt${attempts === 1 ? '' : 's'} (agent.max_tokens_per_delivery)`,
-    ),
+  return runLimitError(
+    'tokens',
+    limit,
+    `token budget of ${limit} exceeded: ${spent} tokens spent over ${attempts} attempt${attempts === 1 ? '' : 's'} (agent.max_tokens_per_delivery)`,
     { retryable: false },
   );
 }

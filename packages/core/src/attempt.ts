@@ -19,7 +19,14 @@ import {
 import { errorMessage } from './errors.js';
 import type { FindingCounts, FindingsJournal } from './findings.js';
 import { outboundPlan } from './outbound-plan.js';
-import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
+import type {
+  Credentials,
+  GatewayHooks,
+  ReviewChunk,
+  ReviewContext,
+  RunProduced,
+  RunResult,
+} from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
 import type { Attempt } from './queue.js';
@@ -27,6 +34,13 @@ import { CHUNK_PROMPT_SEPARATOR, mergeChunkAnswers } from './review-chunks.js';
 import { reviewValuesIn } from './review-values.js';
 import { runRouteScript } from './route-script.js';
 import { runDetails } from './run-details.js';
+import {
+  isRunLimitError,
+  runLimitError,
+  runLimitNotice,
+  type ReviewProgress,
+  type RunLimitError,
+} from './run-limit.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import {
@@ -80,26 +94,39 @@ function backoffDelay(attempt: number, baseMs: number, random: () => number = Ma
   return Math.round(exponential * (0.5 + random() * 0.5));
 }
 
-/** Rejects after `ms` with a timeout error (aborting the run), unless the promise settles first. */
+/**
+ * Rejects after `seconds` with the timeout's run limit error (aborting the run), unless the
+ * promise settles first.
+ */
 async function withTimeout<T>(
   promise: Promise<T>,
-  ms: number,
+  seconds: number,
   what: string,
   abort: AbortController,
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new Error(`${what} timed out after ${ms / 1000} s`);
+      const error = runLimitError('timeout', seconds, `${what} timed out after ${seconds} s`);
       abort.abort(error);
       reject(error);
-    }, ms);
+    }, seconds * 1000);
   });
   try {
     return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A run's result in the attempt: with `stoppedBy`, what it produced before a limit stopped it. */
+type RanResult = RunResult & { stoppedBy?: RunLimitError; progress?: ReviewProgress };
+
+/** Whether `produced` holds anything to deliver: text, or a line comment. */
+function producedSomething(produced: RunProduced | undefined): produced is RunProduced {
+  return (
+    produced !== undefined && (produced.answer.trim() !== '' || produced.lineComments.length > 0)
+  );
 }
 
 /** The queues' view of `attemptDelivery`: one function from delivery id to outcome. */
@@ -121,13 +148,9 @@ export async function attemptDelivery(
   if (!started) return { status: 'missing' };
   // What listeners are handed: the row as this attempt leaves it (the store's copy is not changed).
   let record: DeliveryRecord = started;
-  // One controller per attempt, aborted by the queue's interrupt or the run's timeout: cheaper
-  // than AbortSignal.any, which costs every attempt a weakly held composite signal.
-  const timeout = new AbortController();
-  const forwardInterrupt = (): void => timeout.abort(interrupt.reason);
-  if (interrupt.aborted) forwardInterrupt();
-  else interrupt.addEventListener('abort', forwardInterrupt, { once: true });
-  const signal = timeout.signal;
+  // The queue's interrupt stops every step; a run's timeout stops only the run (`runAgent`), so a
+  // partial review can still be delivered after it.
+  const signal = interrupt;
   const log = deps.log.child({ route: record.route, delivery_id: record.deliveryId });
   const config = deps.config.current();
   // Who hears about this delivery's status changes (`extra.outbound`), under this attempt's config.
@@ -238,7 +261,11 @@ export async function attemptDelivery(
       // runs once per chunk: what the earlier chunks spent is the base the runner's reports add to.
       let spentBefore: AgentAccounting | undefined;
       const prompts: string[] = [];
-      const runAgent = async (rendered: string): Promise<RunResult | undefined> => {
+      // A limit's stop delivers what was produced (agent.on_limit: partial), never a stop of the
+      // gateway: that run goes back to the queue.
+      const deliversPartial = (error: unknown): error is RunLimitError =>
+        agent.on_limit === 'partial' && isRunLimitError(error) && !interrupt.aborted;
+      const runAgent = async (rendered: string): Promise<RanResult | undefined> => {
         const prompt = await hooks.render.promise(rendered, {
           delivery: context,
           routeConfig,
@@ -257,31 +284,55 @@ export async function attemptDelivery(
         }
         log.info({ attempt: record.attempts, runner: agent.runner }, 'running agent');
         const runStarted = Date.now();
-        const ran = await withTimeout(
-          runner.promise({
-            prompt,
-            delivery: record,
-            routeConfig,
-            agent,
-            home: deps.home,
-            credentials,
-            log,
-            signal,
-            reportAccounting: (accounting) => {
-              if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
-            },
-          }),
-          agent.timeout_s * 1000,
-          `agent run (${agent.runner})`,
-          timeout,
-        );
+        // The run's own stop: its timeout ends the run, not the attempt, which may still deliver.
+        const runStop = new AbortController();
+        const forwardStop = (): void => runStop.abort(signal.reason);
+        if (signal.aborted) forwardStop();
+        else signal.addEventListener('abort', forwardStop, { once: true });
+        let produced: RunProduced | undefined;
+        let ended = false;
+        let ran: RunResult | undefined;
+        try {
+          ran = await withTimeout(
+            runner.promise({
+              prompt,
+              delivery: record,
+              routeConfig,
+              agent,
+              home: deps.home,
+              credentials,
+              log,
+              signal: runStop.signal,
+              reportAccounting: (accounting) => {
+                if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
+              },
+              reportProduced: (output) => {
+                // Once stopped (a timeout), what a run winding down reports is not its output.
+                if (!ended && !runStop.signal.aborted) produced = structuredClone(output);
+              },
+            }),
+            agent.timeout_s,
+            `agent run (${agent.runner})`,
+            runStop,
+          );
+        } catch (error) {
+          // What a stopped run produced is kept only when it can be delivered.
+          if (!deliversPartial(error) || !producedSomething(produced)) throw error;
+          runMs = (runMs ?? 0) + Date.now() - runStarted;
+          spentBefore = spent;
+          return { ...produced, stoppedBy: error };
+        } finally {
+          ended = true;
+          signal.removeEventListener('abort', forwardStop);
+        }
         runMs = (runMs ?? 0) + Date.now() - runStarted;
         if (ran?.accounting) spent = addAccounting(spentBefore ?? null, ran.accounting);
         spentBefore = spent;
         return ran;
       };
-      const runChunks = async (chunks: readonly ReviewChunk[]): Promise<RunResult | undefined> => {
-        const results: RunResult[] = [];
+      const runChunks = async (chunks: readonly ReviewChunk[]): Promise<RanResult | undefined> => {
+        const results: RanResult[] = [];
+        let stoppedBy: RunLimitError | undefined;
         for (const [index, chunk] of chunks.entries()) {
           log.info(
             { chunk: index + 1, of: chunks.length, files: chunk.files.length },
@@ -291,14 +342,44 @@ export async function attemptDelivery(
             ...gateway,
             diff: chunk.diff,
           });
-          const ran = await runAgent(rendered);
+          let ran: RanResult | undefined;
+          try {
+            ran = await runAgent(rendered);
+          } catch (error) {
+            // Stopped with nothing from this chunk: the earlier chunks' answers are the review.
+            if (!deliversPartial(error) || results.length === 0) throw error;
+            stoppedBy = error;
+            break;
+          }
           if (!ran) return undefined;
           results.push(ran);
+          if (ran.stoppedBy) {
+            stoppedBy = ran.stoppedBy;
+            break;
+          }
         }
-        return mergeChunkAnswers(chunks, results);
+        const merged = mergeChunkAnswers(chunks, results);
+        if (!stoppedBy) return merged;
+        // The chunks whose run ended; a stopped chunk's partial answer is in the review too.
+        const stoppedInside = results.at(-1)?.stoppedBy !== undefined;
+        const done = chunks.slice(0, results.length - (stoppedInside ? 1 : 0));
+        const files = (list: readonly ReviewChunk[]): number =>
+          list.reduce((sum, chunk) => sum + chunk.files.length, 0);
+        return {
+          ...merged,
+          stoppedBy,
+          progress: {
+            chunks: {
+              done: done.length,
+              of: chunks.length,
+              filesDone: files(done),
+              filesOf: files(chunks),
+            },
+          },
+        };
       };
       const chunks = review?.chunks !== undefined && review.chunks.length > 1 ? review.chunks : [];
-      const result =
+      const result: RanResult | undefined =
         agent.runner === NO_RUNNER
           ? notifyOnly(base, savePrompt)
           : chunks.length > 0
@@ -326,11 +407,24 @@ export async function attemptDelivery(
       }
       lineComments = result.lineComments ?? [];
       conclusion = result.conclusion;
+      const stoppedBy = result.stoppedBy;
+      if (stoppedBy) {
+        // A partial review says so first: which limit, and how far it got.
+        const progress = result.progress ?? { ...(spent?.turns ? { turns: spent.turns } : {}) };
+        answer = [runLimitNotice(stoppedBy, progress), answer.trim()]
+          .filter((part) => part !== '')
+          .join('\n\n');
+        log.warn(
+          { limit: stoppedBy.limit, err: stoppedBy.message, line_comments: lineComments.length },
+          'agent stopped by a limit; delivering what it produced (agent.on_limit: partial)',
+        );
+      }
       const produced = {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
         ...(lineComments.length > 0 ? { lineComments } : {}),
         ...(conclusion ? { conclusion } : {}),
+        ...(stoppedBy ? { partial: true as const } : {}),
       };
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
@@ -469,8 +563,6 @@ export async function attemptDelivery(
       spent,
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
-  } finally {
-    interrupt.removeEventListener('abort', forwardInterrupt);
   }
 }
 

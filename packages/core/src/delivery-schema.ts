@@ -58,12 +58,23 @@ export const agentAccountingSchema = z.object({
   cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
 });
 
-/** One line comment of an agent (`LineComment`): a path, a line of the new file, a body. */
-export const lineCommentSchema = z.object({
-  path: z.string().min(1),
-  line: z.number().int().positive(),
-  body: z.string().min(1),
-});
+/**
+ * One line comment of an agent (`LineComment`): a path, a line of the new file, a body; with
+ * `start_line` it covers lines `start_line`–`line`, with `suggestion` it offers their replacement.
+ */
+export const lineCommentSchema = z
+  .object({
+    path: z.string().min(1),
+    line: z.number().int().positive(),
+    body: z.string().min(1),
+    // Empty is a suggestion too: it deletes the lines.
+    suggestion: z.string().optional(),
+    start_line: z.number().int().positive().optional(),
+  })
+  .refine((comment) => comment.start_line === undefined || comment.start_line <= comment.line, {
+    message: 'start_line must not be after line (a range is start_line to line, both included)',
+    path: ['start_line'],
+  });
 
 export const lineCommentsSchema = z.array(lineCommentSchema);
 

@@ -18,6 +18,21 @@ describe('answerWithLineComments', () => {
   it('is the comments alone when the summary is empty', () => {
     expect(answerWithLineComments('  ', [{ path: 'a.ts', line: 2, body: 'x' }])).toBe('a.ts:2 — x');
   });
+
+  it('writes a range as path:start-line and a suggestion as plain text, never a suggestion block', () => {
+    const text = answerWithLineComments('One remark.', [
+      { path: 'src/a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'return a;' },
+      { path: 'src/b.ts', line: 7, body: 'dead code', suggestion: '' },
+      { path: 'src/c.md', line: 1, body: 'fence', suggestion: 'use ``` here' },
+    ]);
+    expect(text).toBe(
+      'One remark.\n\n' +
+        'src/a.ts:3-5 — simpler\nSuggested change:\n```\nreturn a;\n```\n' +
+        'src/b.ts:7 — dead code\nSuggested change: delete these lines.\n' +
+        'src/c.md:1 — fence\nSuggested change:\n````\nuse ``` here\n````',
+    );
+    expect(text).not.toContain('suggestion');
+  });
 });
 
 describe('promptTokenSplit', () => {

@@ -1,5 +1,6 @@
 /** A delivery as the journal keeps it, from acceptance to its final status. */
 import { pullRequestOf } from './pull-request.js';
+import { lineCommentPlace, suggestionAsText } from './line-comment-text.js';
 import type { JsonObject } from './template.js';
 
 /**
@@ -186,6 +187,10 @@ export interface LineComment {
   /** The line in the new version of the file (1-based). */
   line: number;
   body: string;
+  /** The text that replaces lines `start_line`–`line` (or `line` alone); empty deletes them. */
+  suggestion?: string;
+  /** The first line of a range ending at `line` (at most `line`). */
+  start_line?: number;
 }
 
 /** How a review concludes, as a check or commit status shows it: the merge gate. */
@@ -229,6 +234,11 @@ export interface DeliveryRecord extends NewDelivery {
   lineComments?: LineComment[];
   /** The agent's verdict next to its answer; absent when it gave none. */
   conclusion?: ReviewConclusion;
+  /**
+   * The answer is what the agent produced before a limit stopped it (`agent.on_limit: partial`):
+   * the tokens, the turns or the time ran out. Absent for a complete answer.
+   */
+  partial?: true;
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
   /** On a `coalesce` route: how many deliveries this one replaced (`{_gateway.coalesced}`). */
@@ -308,7 +318,11 @@ export function answerWithLineComments(
   lineComments: readonly LineComment[],
 ): string {
   if (lineComments.length === 0) return summary;
-  const lines = lineComments.map((comment) => `${comment.path}:${comment.line} — ${comment.body}`);
+  const lines = lineComments.map(
+    (comment) =>
+      `${lineCommentPlace(comment)} — ${comment.body}` +
+      (comment.suggestion !== undefined ? `\n${suggestionAsText(comment.suggestion)}` : ''),
+  );
   return [summary.trimEnd(), lines.join('\n')].filter((part) => part !== '').join('\n\n');
 }
 

@@ -192,6 +192,18 @@ export interface RunRequest {
    * so a run that then fails, times out or is stopped still adds its tokens to the delivery's.
    */
   reportAccounting(accounting: AgentAccounting): void;
+  /**
+   * What this run has produced so far: the text the model wrote, the line comments it left. A
+   * runner that can be stopped part way (tokens, turns) calls it as it goes, so a run a limit
+   * stops still delivers it with `agent.on_limit: partial`.
+   */
+  reportProduced?(produced: RunProduced): void;
+}
+
+/** A stopped run's output so far (`RunRequest.reportProduced`). */
+export interface RunProduced {
+  answer: string;
+  lineComments: LineComment[];
 }
 
 export interface RunResult {

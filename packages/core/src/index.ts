@@ -42,6 +42,7 @@ export {
   type RenderContext,
   type RunRequest,
   type RunResult,
+  type RunProduced,
   type DeliverRequest,
   type DeliveryStateRequest,
   type DeliveryEndedRequest,
@@ -52,6 +53,14 @@ export {
   type ReconcileRouteCounts,
 } from './hooks.js';
 export { reviewValuesIn } from './review-values.js';
+export {
+  isRunLimitError,
+  runLimitError,
+  runLimitNotice,
+  type RunLimit,
+  type RunLimitError,
+  type ReviewProgress,
+} from './run-limit.js';
 
 // The config plugins read, and the parser that makes one (with defaults) in tests.
 export {
@@ -134,6 +143,7 @@ export {
 
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema, reviewConclusionSchema } from './delivery-schema.js';
+export { codeFence, lineCommentPlace, suggestionAsText } from './line-comment-text.js';
 
 // Findings remembered across pushes: fingerprints, their markers, what the journal keeps.
 export {

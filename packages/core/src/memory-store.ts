@@ -178,6 +178,7 @@ export class MemoryStore implements Store {
         record.lineComments = structuredClone(progress.lineComments);
       if (progress.conclusion !== undefined)
         record.conclusion = structuredClone(progress.conclusion);
+      if (progress.partial !== undefined) record.partial = progress.partial;
     }
   }
 
@@ -258,6 +259,7 @@ export class MemoryStore implements Store {
     record.answer = null;
     delete record.lineComments;
     delete record.conclusion;
+    delete record.partial;
     record.lastError = null;
     record.finishedAt = null;
     record.nextAttemptAt = now;

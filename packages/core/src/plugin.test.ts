@@ -174,6 +174,7 @@ describe('agent keys', () => {
     expect(config.agent).toEqual({
       runner: 'llm',
       timeout_s: 600,
+      on_limit: 'partial',
       model: 'small',
       limits: { turns: 3, tokens: 9 },
     });
@@ -181,6 +182,7 @@ describe('agent keys', () => {
     expect(agentForRoute(config.agent, route?.agent)).toEqual({
       runner: 'llm',
       timeout_s: 600,
+      on_limit: 'partial',
       model: 'small',
       limits: { turns: 7, tokens: 9 },
     });

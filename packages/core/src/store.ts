@@ -70,6 +70,8 @@ export interface DeliveryProgress {
   agent?: AgentAccounting;
   lineComments?: LineComment[];
   conclusion?: ReviewConclusion;
+  /** The answer is a partial one (`DeliveryRecord.partial`). */
+  partial?: true;
 }
 
 /**

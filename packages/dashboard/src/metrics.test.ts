@@ -136,6 +136,17 @@ describe('createGatewayMetrics', () => {
     ).toBeUndefined();
   });
 
+  it('counts partial deliveries by route, and only when delivered', async () => {
+    const metrics = metricsFor();
+    const partial = deliveryRecord({ route: 'reviews', partial: true });
+    metrics.observeAttempt(attempt({ record: partial }));
+    metrics.observeAttempt(attempt({ record: partial, status: 'retry', error: 'sink 502' }));
+    metrics.observeAttempt(attempt({ record: deliveryRecord({ route: 'reviews' }) }));
+    expect(await valueOf(metrics, 'webhook_deliveries_partial_total', { route: 'reviews' })).toBe(
+      1,
+    );
+  });
+
   it('observes run durations in seconds by route', async () => {
     const metrics = metricsFor();
     metrics.observeAttempt(attempt({ runMs: 2_000 }));

@@ -114,6 +114,12 @@ export function createGatewayMetrics(options: {
     labelNames: ['route'] as const,
     registers,
   });
+  const partial = new Counter({
+    name: 'webhook_deliveries_partial_total',
+    help: 'Deliveries that delivered what the agent produced before a limit stopped it (agent.on_limit: partial), by route.',
+    labelNames: ['route'] as const,
+    registers,
+  });
   const tokens = new Counter({
     name: 'webhook_agent_tokens_total',
     help: 'Tokens the agent used, by route, model and kind (prompt, completion).',
@@ -203,6 +209,7 @@ export function createGatewayMetrics(options: {
       attempts.inc({ target, status: event.status });
       if (event.status === 'failed') failures.inc({ target });
       const route = event.record.route;
+      if (event.status === 'delivered' && event.record.partial) partial.inc({ route });
       // runMs is set only when the agent ran in this attempt and answered.
       if (event.runMs !== undefined) runDuration.observe({ route }, event.runMs / 1000);
       // `spent` is this attempt's run alone (a failed run included): `record.agent` is the

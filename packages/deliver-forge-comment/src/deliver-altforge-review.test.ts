@@ -91,6 +91,32 @@ describe('altforge_review through glab', () => {
     ]);
   });
 
+  it('posts a suggestion as suggestion:-N+0 on the last line of its range, and one overlapping another comment as text', async () => {
+    const outcome = await review([
+      { path: 'src/a.rb', start_line: 1, line: 3, body: 'one call', suggestion: 'run(a, b)' },
+      { path: 'README.md', line: 10, body: 'typo', suggestion: 'Hello, world.\n' },
+      { path: 'src/a.rb', line: 2, body: 'inside the range', suggestion: 'b = 2' },
+    ]);
+    expect(outcome).toEqual({ onLines: 3, moved: 0, notes: 1 });
+    const { discussions } = glab.state();
+    expect(discussions.map((d) => [d.position.new_line, withoutMarker(d.body)])).toEqual([
+      [3, 'one call\n\nSuggested change:\n```\nrun(a, b)\n```'],
+      [10, 'typo\n\n```suggestion:-0+0\nHello, world.\n```'],
+      [2, 'inside the range\n\nSuggested change:\n```\nb = 2\n```'],
+    ]);
+  });
+
+  it('posts a range suggestion alone on its lines as an applicable block reaching N lines up', async () => {
+    await review([
+      { path: 'src/a.rb', start_line: 1, line: 3, body: 'one call', suggestion: 'run(a, b)' },
+    ]);
+    const [discussion] = glab.state().discussions;
+    expect(withoutMarker(discussion?.body ?? '')).toBe(
+      'one call\n\n```suggestion:-2+0\nrun(a, b)\n```',
+    );
+    expect(discussion?.position).toMatchObject({ new_path: 'src/a.rb', new_line: 3 });
+  });
+
   it('notes the summary alone, asking nothing else, when there are no line comments', async () => {
     expect(await review([])).toEqual({ onLines: 0, moved: 0, notes: 1 });
     expect(glab.calls().map((argv) => argv[0])).toEqual(['mr']);

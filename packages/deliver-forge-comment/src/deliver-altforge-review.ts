@@ -2,7 +2,9 @@
  * The `altforge_review` target: each line comment as a merge request discussion on its line (a
  * text position on the new file, through `glab api`), then the summary as a note. A position the
  * altforge refuses (a line its diff does not show) goes into the summary note as `path:line`
- * text: a comment is never dropped.
+ * text: a comment is never dropped. A comment's `suggestion` is an applicable
+ * ` ```suggestion:-N+0 ` block (N = line - start_line), unless it overlaps another comment's lines
+ * (then it is text).
  */
 import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
@@ -25,7 +27,11 @@ import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { postComments } from './post-comments.js';
 import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
-import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
+import {
+  bodyWithMovedComments,
+  markedLineCommentBody,
+  overlappingSuggestions,
+} from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
 import { ALTFORGE_REVIEW_TARGET } from './target-names.js';
@@ -143,12 +149,16 @@ export async function deliverAltforgeReview(
   const comments = remembered ? remembered.comments : request.lineComments;
   const summary = remembered ? remembered.summary : request.summary;
   if (comments.length > 0 && refs) {
+    // A suggestion over lines another comment is about is shown, not offered to apply.
+    const asText = overlappingSuggestions(comments);
     for (const comment of comments) {
+      // On the range's last line; a suggestion reaches up to its first (`suggestion:-N+0`).
       const discussion = {
         body: markedLineCommentBody(
           comment,
           request.delivery.deliveryId,
           remembered?.fingerprints.get(comment),
+          asText.has(comment) ? 'text' : 'altforge',
         ),
         position: {
           position_type: 'text',

@@ -96,6 +96,71 @@ describe('forge_review through the real gh', () => {
     ]);
   });
 
+  it('posts a suggestion as a committable block over start_line..line, on the right side', async () => {
+    const { payload, number } = nextPull();
+    const outcome = await review(payload, [
+      {
+        path: 'src/a.ts',
+        start_line: 2,
+        line: 3,
+        body: 'one declaration',
+        suggestion: 'const [b, c] = [2, 3];',
+      },
+      { path: 'docs/b.md', line: 1, body: 'clearer', suggestion: 'A new document.\n' },
+      { path: 'README.md', line: 10, body: 'drop it', suggestion: '' },
+    ]);
+    expect(outcome).toEqual({ onLines: 3, moved: 0, extraComments: 0 });
+    const [posted] = forge.api.reviews('octo/repo', number);
+    expect(posted?.comments.map((c) => ({ ...c, body: text(c.body) }))).toEqual([
+      {
+        path: 'src/a.ts',
+        start_line: 2,
+        start_side: 'RIGHT',
+        line: 3,
+        side: 'RIGHT',
+        body: 'one declaration\n\n```suggestion\nconst [b, c] = [2, 3];\n```',
+      },
+      {
+        path: 'docs/b.md',
+        line: 1,
+        side: 'RIGHT',
+        body: 'clearer\n\n```suggestion\nA new document.\n```',
+      },
+      { path: 'README.md', line: 10, side: 'RIGHT', body: 'drop it\n\n```suggestion\n```' },
+    ]);
+  });
+
+  it('posts a suggestion that overlaps another comment as text, on its lines', async () => {
+    const { payload, number } = nextPull();
+    await review(payload, [
+      { path: 'src/a.ts', start_line: 1, line: 3, body: 'rewrite', suggestion: 'const a = 3;' },
+      { path: 'src/a.ts', line: 2, body: 'b is unused' },
+      { path: 'src/a.ts', line: 4, body: 'apart', suggestion: 'export { a, b };' },
+    ]);
+    const [posted] = forge.api.reviews('octo/repo', number);
+    expect(posted?.comments.map((c) => text(c.body))).toEqual([
+      'rewrite\n\nSuggested change:\n```\nconst a = 3;\n```',
+      'b is unused',
+      'apart\n\n```suggestion\nexport { a, b };\n```',
+    ]);
+    expect(posted?.comments[0]).toMatchObject({ start_line: 1, line: 3 });
+  });
+
+  it('moves a range whose first line the diff does not show into the body, its suggestion as text', async () => {
+    const { payload, number } = nextPull();
+    const outcome = await review(payload, [
+      { path: 'README.md', start_line: 8, line: 10, body: 'heading', suggestion: '# Better' },
+      { path: 'docs/b.md', line: 1, body: 'say more' },
+    ]);
+    expect(outcome).toEqual({ onLines: 1, moved: 1, extraComments: 0 });
+    const [posted] = forge.api.reviews('octo/repo', number);
+    expect(posted?.comments.map((c) => `${c.path}:${c.line}`)).toEqual(['docs/b.md:1']);
+    expect(text(posted?.body ?? '')).toBe(
+      'Two remarks.\n\n**Comments on lines this diff does not show**\n\n' +
+        '- `README.md:8-10` — heading\n\n  Suggested change:\n  ```\n  # Better\n  ```\n',
+    );
+  });
+
   it('posts the review with every comment in its body when none of their lines is in the diff', async () => {
     const { payload, number } = nextPull();
     const outcome = await review(payload, [

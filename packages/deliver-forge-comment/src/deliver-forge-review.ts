@@ -2,7 +2,9 @@
  * The `forge_review` target: the answer as one pull request review (`event: COMMENT`) whose
  * comments sit on the lines the agent named, through `gh api`. When the forge refuses the review
  * (422: a line the diff does not show), the review is posted again with those comments moved into
- * its body as text: a comment is never dropped, and one bad line never loses the review.
+ * its body as text: a comment is never dropped, and one bad line never loses the review. A comment's
+ * `suggestion` is a committable ` ```suggestion ` block over its `start_line`–`line`, unless it
+ * overlaps another comment's lines (then it is text).
  */
 import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
@@ -23,6 +25,7 @@ import {
   bodyWithMovedComments,
   lineTexts,
   markedLineCommentBody,
+  overlappingSuggestions,
   splitByDiff,
 } from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
@@ -120,6 +123,8 @@ export async function deliverForgeReview(
     : undefined;
   const comments = remembered ? remembered.comments : request.lineComments;
   const summary = remembered ? remembered.summary : request.summary;
+  // A suggestion over lines another comment is about is shown, not offered to commit.
+  const asText = overlappingSuggestions(comments);
   /** The summary with the comments not on their lines, in parts that fit one body each. */
   const bodies = (onLines: readonly LineComment[]): string[] =>
     commentBodies(
@@ -139,12 +144,17 @@ export async function deliverForgeReview(
       body,
       comments: onLines.map((comment) => ({
         path: comment.path,
+        // A range (and its suggestion) spans start_line to line of the new file.
+        ...(comment.start_line !== undefined && comment.start_line < comment.line
+          ? { start_line: comment.start_line, start_side: 'RIGHT' }
+          : {}),
         line: comment.line,
         side: 'RIGHT',
         body: markedLineCommentBody(
           comment,
           request.delivery.deliveryId,
           remembered?.fingerprints.get(comment),
+          asText.has(comment) ? 'text' : 'forge',
         ),
       })),
     };

@@ -3,8 +3,11 @@
  * the diff shows (added or context), or the forge refuses the whole review.
  */
 import {
+  codeFence,
   findingMarker,
   gatewayMarker,
+  lineCommentPlace,
+  suggestionAsText,
   withoutFindingMarkers,
   type LineComment,
 } from '@webhook-gateway/core';
@@ -38,7 +41,7 @@ export function lineTexts(patch: string): Map<number, string> {
   return lines;
 }
 
-/** Line comments split by whether the diff shows their line, each in its order. */
+/** Line comments split by whether the diff shows their line (and a range's first), each in its order. */
 export function splitByDiff(
   comments: readonly LineComment[],
   diff: ReadonlyMap<string, ReadonlySet<number>>,
@@ -46,7 +49,11 @@ export function splitByDiff(
   const inDiff: LineComment[] = [];
   const outside: LineComment[] = [];
   for (const comment of comments) {
-    (diff.get(comment.path)?.has(comment.line) ? inDiff : outside).push(comment);
+    const shown = diff.get(comment.path);
+    const placed =
+      shown?.has(comment.line) &&
+      (comment.start_line === undefined || shown.has(comment.start_line));
+    (placed ? inDiff : outside).push(comment);
   }
   return { inDiff, outside };
 }
@@ -57,24 +64,85 @@ export function splitByDiff(
  */
 export function bodyWithMovedComments(summary: string, moved: readonly LineComment[]): string {
   if (moved.length === 0) return summary;
-  const lines = moved.map((comment) => `- \`${comment.path}:${comment.line}\` — ${comment.body}`);
+  const lines = moved.map(
+    (comment) =>
+      `- \`${lineCommentPlace(comment)}\` — ${comment.body}` +
+      (comment.suggestion !== undefined
+        ? `\n\n${indent(suggestionAsText(comment.suggestion))}\n`
+        : ''),
+  );
   const heading = '**Comments on lines this diff does not show**';
   return [summary.trimEnd(), `${heading}\n\n${lines.join('\n')}`]
     .filter((part) => part !== '')
     .join('\n\n');
 }
 
+/** Text indented to sit inside a Markdown list item. */
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : `  ${line}`))
+    .join('\n');
+}
+
+/** The first line of a comment's range (`line` itself without one). */
+function firstLine(comment: LineComment): number {
+  return comment.start_line ?? comment.line;
+}
+
 /**
- * A line comment's body as posted: the agent's words, then the gateway's hidden markers: the
- * finding's fingerprint (when findings are remembered), and the delivery's, so the loop guard
- * ignores it when the forge sends it back as a comment event.
+ * The comments whose suggestion overlaps another comment's lines on the same file: committing one
+ * would change lines another remark is about (or another suggestion replaces), so they are posted
+ * as text, not as a committable suggestion.
+ */
+export function overlappingSuggestions(comments: readonly LineComment[]): Set<LineComment> {
+  const overlapping = new Set<LineComment>();
+  for (const comment of comments) {
+    if (comment.suggestion === undefined) continue;
+    const overlaps = comments.some(
+      (other) =>
+        other !== comment &&
+        other.path === comment.path &&
+        firstLine(other) <= comment.line &&
+        firstLine(comment) <= other.line,
+    );
+    if (overlaps) overlapping.add(comment);
+  }
+  return overlapping;
+}
+
+/**
+ * How a comment's suggestion is posted: as the forge's committable block (` ```suggestion `, over
+ * the comment's `start_line`–`line`), as the altforge's (` ```suggestion:-N+0 `, N lines above the
+ * comment's line), or as plain text.
+ */
+export type SuggestionStyle = 'forge' | 'altforge' | 'text';
+
+/** The suggestion as the style wants it. */
+function suggestionBlock(comment: LineComment, style: SuggestionStyle): string {
+  const suggestion = comment.suggestion ?? '';
+  if (style === 'text') return suggestionAsText(suggestion);
+  const fence = codeFence(suggestion);
+  const above = comment.line - firstLine(comment);
+  const info = style === 'forge' ? 'suggestion' : `suggestion:-${above}+0`;
+  const text = suggestion.replace(/\n$/, '');
+  return `${fence}${info}\n${text === '' ? '' : `${text}\n`}${fence}`;
+}
+
+/**
+ * A line comment's body as posted: the agent's words, its suggestion in `style`, then the
+ * gateway's hidden markers: the finding's fingerprint (when findings are remembered), and the
+ * delivery's, so the loop guard ignores it when the forge sends it back as a comment event.
  */
 export function markedLineCommentBody(
   comment: LineComment,
   deliveryId: string,
   fingerprint?: string,
+  style: SuggestionStyle = 'text',
 ): string {
+  const suggestion =
+    comment.suggestion !== undefined ? `\n\n${suggestionBlock(comment, style)}` : '';
   // A marker the agent copied into its text is taken out: only the gateway's own one counts.
   const remembered = fingerprint === undefined ? '' : findingMarker(fingerprint);
-  return `${withoutFindingMarkers(comment.body)}\n\n${remembered}${gatewayMarker(deliveryId)}`;
+  return `${withoutFindingMarkers(comment.body)}${suggestion}\n\n${remembered}${gatewayMarker(deliveryId)}`;
 }

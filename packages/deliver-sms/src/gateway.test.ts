@@ -61,4 +61,36 @@ describe('sms through a running gateway', () => {
       Body: 'PR #7 reviewed: 2 comments.',
     });
   });
+
+  it('texts line comments after the answer as plain text, a suggestion included', async () => {
+    fake = await startFakeService((r) =>
+      r.method === 'GET'
+        ? { status: 200, body: { sid: SID, friendly_name: 'Acme', status: 'active' } }
+        : { status: 201, body: { sid: 'SM1', status: 'queued' } },
+    );
+    running = await startGateway({
+      plugin,
+      answer: 'One remark.',
+      lineComments: [
+        { path: 'src/a.ts', start_line: 3, line: 4, body: 'simpler', suggestion: 'return a;' },
+      ],
+      platforms: {
+        sms: {
+          enabled: true,
+          account_sid: SID,
+          auth_token: 'tok',
+          from: '+15550003333',
+          home_number: '+15550004444',
+          api_base: fake.url,
+        },
+      },
+      route: { events: ['pull_request'], deliver: 'sms', deliver_extra: { to: '+15550007777' } },
+    });
+    await postPullRequest(running.url, { action: 'opened', number: 7 });
+    const record = await waitForDelivery(running.store);
+    expect(record.lastError).toBeNull();
+    expect(new URLSearchParams(fake.requests[1]?.body).get('Body')).toBe(
+      'One remark.\n\nsrc/a.ts:3-4 — simpler\nSuggested change:\n```\nreturn a;\n```',
+    );
+  });
 });

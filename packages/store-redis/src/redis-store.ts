@@ -349,6 +349,7 @@ export class RedisStore implements Store, QueueJournal {
       fields.push('lineComments', JSON.stringify(progress.lineComments));
     if (progress.conclusion !== undefined)
       fields.push('conclusion', JSON.stringify(progress.conclusion));
+    if (progress.partial) fields.push('partial', '1');
     if (fields.length === 0) return;
     await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
   }

@@ -56,7 +56,15 @@ describe('row changes', () => {
     expect(replayChange(head, 400)).toEqual({
       status: 'queued',
       set: { attempts: '0', nextAttemptAt: '400' },
-      unset: ['answer', 'lineComments', 'conclusion', 'lastError', 'finishedAt', 'supersededBy'],
+      unset: [
+        'answer',
+        'lineComments',
+        'conclusion',
+        'partial',
+        'lastError',
+        'finishedAt',
+        'supersededBy',
+      ],
       newSeq: true,
       unfinish: true,
       joinLine: true,

@@ -181,14 +181,22 @@ export function failedChange(head: RowHead, error: string, now: number): RowChan
 }
 
 /**
- * A fresh set of attempts under a new seq; the answer and its line comments are dropped so the
- * agent runs again.
+ * A fresh set of attempts under a new seq; the answer, its line comments and whether it was partial
+ * are dropped so the agent runs again.
  */
 export function replayChange(head: RowHead, now: number): RowChange {
   return {
     status: 'queued',
     set: { attempts: '0', nextAttemptAt: String(now) },
-    unset: ['answer', 'lineComments', 'conclusion', 'lastError', 'finishedAt', 'supersededBy'],
+    unset: [
+      'answer',
+      'lineComments',
+      'conclusion',
+      'partial',
+      'lastError',
+      'finishedAt',
+      'supersededBy',
+    ],
     newSeq: true,
     unfinish: true,
     joinLine: head.orderKey !== null,

@@ -462,3 +462,34 @@ describe('schema version 15: findings', () => {
     }
   });
 });
+
+describe('schema version 16: the partial column', () => {
+  it('reads the rows of a version 15 file as complete answers, and keeps a partial one after', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 15));
+    const T0 = 1_700_000_000_000;
+    for (const [seq, id] of ['j-1', 'j-2'].entries()) {
+      old
+        .prepare(
+          `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+             order_key, max_attempts, status, attempts, next_attempt_at, started_at, attempt_log)
+           VALUES ('${id}', ${seq + 1}, 'review', 'pull_request', 'opened', 'd-${id}', ${T0}, '{}', NULL, 5,
+             'running', 1, ${T0}, ${T0},
+             '[{"attempt":1,"startedAt":${T0},"finishedAt":null,"error":null}]')`,
+        )
+        .run();
+      old.prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('${id}', '{}')`).run();
+    }
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      await store.saveProgress('j-2', { answer: 'Stopped early.', partial: true });
+      expect((await store.get('j-1'))?.partial).toBeUndefined();
+      expect(await store.get('j-2')).toMatchObject({ answer: 'Stopped early.', partial: true });
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -208,6 +208,8 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 14 have no column; NULL is a run without a verdict.
     if (row.conclusion !== undefined && row.conclusion !== null)
       record.conclusion = c.jsonSchema('conclusion', reviewConclusionSchema);
+    // Rows from before schema version 16 have no column; NULL is a complete answer.
+    if (row.partial !== undefined && c.nullableNumber('partial') === 1) record.partial = true;
     // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
     const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
     if (coalesced !== null) record.coalesced = coalesced;

@@ -344,6 +344,11 @@ const findingsTable: Migration = (db) => {
   `);
 };
 
+/** A partial answer (a run a limit stopped, `agent.on_limit: partial`): 1, NULL for a complete one. */
+const partialAnswers: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN partial INTEGER');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -361,6 +366,7 @@ export const migrations: readonly Migration[] = [
   outboxTable,
   conclusionColumn,
   findingsTable,
+  partialAnswers,
 ];
 
 /** The schema version this code writes. */

@@ -279,6 +279,7 @@ export class SqliteStore implements Store {
       line_comments:
         progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
       conclusion: progress.conclusion === undefined ? null : JSON.stringify(progress.conclusion),
+      partial: progress.partial ? 1 : null,
     };
     const waiting = this.pendingProgress.get(id);
     if (waiting?.saved) {
@@ -289,6 +290,7 @@ export class SqliteStore implements Store {
       merged.agent = params.agent ?? merged.agent;
       merged.line_comments = params.line_comments ?? merged.line_comments;
       merged.conclusion = params.conclusion ?? merged.conclusion;
+      merged.partial = params.partial ?? merged.partial;
       await waiting.saved;
       return;
     }

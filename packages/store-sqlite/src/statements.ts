@@ -56,6 +56,8 @@ export type ProgressParams = {
   agent: string | null;
   line_comments: string | null;
   conclusion: string | null;
+  /** 1 for a partial answer. */
+  partial: number | null;
 };
 
 /** `@now` as SQL: an integer when it is one (better-sqlite3 binds every number as REAL). */
@@ -188,7 +190,7 @@ export function prepareStatements(db: Database.Database): Statements {
       // A null parameter means "not given": keep what is there.
       `UPDATE deliveries SET prompt = COALESCE(@prompt, prompt), answer = COALESCE(@answer, answer),
          agent = COALESCE(@agent, agent), line_comments = COALESCE(@line_comments, line_comments),
-         conclusion = COALESCE(@conclusion, conclusion)
+         conclusion = COALESCE(@conclusion, conclusion), partial = COALESCE(@partial, partial)
        WHERE id = @id`,
     ),
     markRetry: db.prepare<{ id: string; error: string; next_attempt_at: number; now: number }>(
@@ -214,7 +216,7 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, line_comments = NULL,
-         conclusion = NULL,
+         conclusion = NULL, partial = NULL,
          last_error = NULL,
          finished_at = NULL, superseded_by = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,

@@ -74,6 +74,8 @@ export interface RunRequestParts {
   delivery?: DeliveryRecord;
   /** Gets what the run has spent so far; default: ignored. */
   reportAccounting?: RunRequest['reportAccounting'];
+  /** Gets what the run has produced so far; default: none given. */
+  reportProduced?: RunRequest['reportProduced'];
 }
 
 /** A run request as the worker pool makes it. */
@@ -87,5 +89,6 @@ export function runRequest(parts: RunRequestParts): RunRequest {
     log: parts.log ?? silentLogger(),
     signal: parts.signal ?? new AbortController().signal,
     reportAccounting: parts.reportAccounting ?? (() => undefined),
+    ...(parts.reportProduced ? { reportProduced: parts.reportProduced } : {}),
   };
 }

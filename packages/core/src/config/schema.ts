@@ -108,16 +108,21 @@ const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 /** The runner of notify-only routes: the rendered template is the answer, and no model runs. */
 export const NO_RUNNER = 'none';
 
-/** The agent keys core reads itself: which runner runs, and how long a run may take. */
+/**
+ * The agent keys core reads itself: which runner runs, how long a run may take, and what becomes
+ * of a run a limit stops after it produced something (`partial`: delivered with a notice).
+ */
 const coreAgentShape = {
   runner: z.string().min(1).default('dry-run'),
   timeout_s: z.number().positive().default(600),
+  on_limit: z.enum(['partial', 'fail']).default('partial'),
 };
 
 /** A route's overrides of core's agent keys: no defaults, the global block supplies those. */
 const coreAgentOverridesShape = {
   runner: coreAgentShape.runner.removeDefault().optional(),
   timeout_s: coreAgentShape.timeout_s.removeDefault().optional(),
+  on_limit: coreAgentShape.on_limit.removeDefault().optional(),
 };
 
 /**

@@ -8,6 +8,7 @@ import {
   silentLogger,
   type DeliveryRecord,
   type GatewayPlugin,
+  type LineComment,
 } from '../index.js';
 import { MemoryStore, createGateway, type Gateway } from '../runtime.js';
 import { waitFor } from './wait-for.js';
@@ -16,11 +17,17 @@ import { waitFor } from './wait-for.js';
  * The runner `fixed` (the harness's `agent.runner`): it answers every prompt with `answer` (the
  * real runners live in another package).
  */
-function fixedAnswerRunner(answer: string): GatewayPlugin<unknown> {
+function fixedAnswerRunner(
+  answer: string,
+  lineComments: readonly LineComment[],
+): GatewayPlugin<unknown> {
   return definePlugin({
     name: 'fixed-answer-runner',
     setup({ hooks }) {
-      hooks.run.for('fixed').tapPromise('fixed-answer-runner', async () => ({ answer }));
+      hooks.run.for('fixed').tapPromise('fixed-answer-runner', async () => ({
+        answer,
+        ...(lineComments.length > 0 ? { lineComments: [...lineComments] } : {}),
+      }));
     },
   });
 }
@@ -48,6 +55,8 @@ export async function startGateway(options: {
   options?: unknown;
   /** What the runner answers to every prompt; default `"the answer"`. */
   answer?: string;
+  /** The line comments the runner leaves next to its answer; default none. */
+  lineComments?: readonly LineComment[];
   /** Slices under `platforms:` besides `webhook` (the plugin's settings). */
   platforms?: Record<string, unknown>;
   /** Keys of the route `review` (`deliver: <your target>`, `prompt`, …). */
@@ -79,7 +88,10 @@ export async function startGateway(options: {
     log: silentLogger(),
     plugins: [
       { plugin: options.plugin, options: options.options },
-      { plugin: fixedAnswerRunner(options.answer ?? 'the answer'), options: undefined },
+      {
+        plugin: fixedAnswerRunner(options.answer ?? 'the answer', options.lineComments ?? []),
+        options: undefined,
+      },
     ],
   });
   const { port } = await gateway.start();

@@ -229,6 +229,29 @@ const readChecks = [
   }),
 
   check(
+    'keeps a partial answer marked partial through delivery, and a complete one unmarked',
+    async (c) => {
+      const record = await c.acceptNew();
+      const complete = await c.acceptNew();
+      await c.store.markRunning(record.id, c.t0 + 1);
+      await c.store.saveProgress(record.id, { answer: 'Stopped early.', partial: true });
+      await c.store.saveProgress(complete.id, { answer: 'All of it.' });
+      // Saving other progress later leaves the mark as it was.
+      await c.store.saveProgress(record.id, { prompt: 'Review' });
+      await c.store.markDelivered(record.id, c.t0 + 2, 'delivered');
+      assertFields(await c.store.get(record.id), {
+        status: 'delivered',
+        answer: 'Stopped early.',
+        partial: true,
+      });
+      assert.equal((await c.store.get(complete.id))?.partial, undefined);
+      const listed = await c.store.list({});
+      assert.equal(listed.find((row) => row.id === record.id)?.partial, true);
+      assert.equal(listed.find((row) => row.id === complete.id)?.partial, undefined);
+    },
+  ),
+
+  check(
     'keeps the auth scheme that verified a delivery, and none for an unverified one',
     async (c) => {
       const verified = await c.acceptNew({ authScheme: 'standard-webhooks' });
@@ -487,13 +510,16 @@ const replayChecks = [
         prompt: 'Review',
         answer: 'old answer',
         lineComments: [{ path: 'src/a.ts', line: 3, body: 'old remark' }],
+        partial: true,
       });
       await c.store.markFailed(record.id, 'boom', c.t0 + 2);
 
       const replayed = await c.store.replay(record.id, c.t0 + 100);
-      // The agent runs again: its old line comments go with its old answer.
+      // The agent runs again: its old line comments, and the partial mark, go with its old answer.
       assert.equal(replayed?.lineComments, undefined);
       assert.equal((await c.store.get(record.id))?.lineComments, undefined);
+      assert.equal(replayed?.partial, undefined);
+      assert.equal((await c.store.get(record.id))?.partial, undefined);
       assertFields(replayed, {
         id: record.id,
         status: 'queued',

@@ -73,7 +73,7 @@ function row(record: DeliveryRecord): SafeHtml {
     ${cell('Pull request', pullRequestCell(record))} ${cell('Event', record.event)}
     ${cell('Action', record.action ?? '—')}
     ${cell('Delivery id', html`<a href="${href}"><code>${record.deliveryId}</code></a>`)}
-    ${cell('Status', statusBadge(record.status))}
+    ${cell('Status', statusBadge(record.status, record.partial))}
     ${cell('Attempts', `${record.attempts} / ${record.maxAttempts}`)}
     ${cell('Queued for', formatDuration(queuedMs(record)))} ${cell('Last attempt', lastAttempt)}
     ${cell('Tokens', record.agent?.usage ? String(record.agent.usage.totalTokens) : '—')}

@@ -23,6 +23,35 @@ describe('deliveryPage', () => {
     expect(after).toMatch(/README.md[\s\S]*?data-label="Line">3</);
   });
 
+  it("shows a comment's range and its suggestion as text", () => {
+    const text = deliveryPage({
+      record: deliveryRecord({
+        answer: 'One remark.',
+        lineComments: [
+          { path: 'src/a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'return a;' },
+        ],
+      }),
+      replayed: false,
+      refreshMs: 0,
+    }).toString();
+    expect(text).toContain('data-label="Line">3–5<');
+    const fence = '&#96;'.repeat(3);
+    expect(text).toContain(`simpler\n\nSuggested change:\n${fence}\nreturn a;\n${fence}`);
+  });
+
+  it('says a delivered review is partial in its status badge', () => {
+    const page = (partial: boolean) =>
+      deliveryPage({
+        record: deliveryRecord({ status: 'delivered', ...(partial ? { partial } : {}) }),
+        replayed: false,
+        refreshMs: 0,
+      }).toString();
+    expect(page(true)).toContain(
+      '<span class="status status-delivered">delivered (partial)</span>',
+    );
+    expect(page(false)).toContain('<span class="status status-delivered">delivered</span>');
+  });
+
   it('has no line comments section when the agent made none', () => {
     const text = deliveryPage({ record: deliveryRecord(), replayed: false, refreshMs: 0 });
     expect(text.toString()).not.toContain('Line comments');

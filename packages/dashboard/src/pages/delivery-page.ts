@@ -2,6 +2,7 @@
 import {
   findingFate,
   promptTokenSplit,
+  suggestionAsText,
   type AgentAccounting,
   type DeliveryRecord,
   type Finding,
@@ -25,6 +26,20 @@ function block(text: string | null, none: string): SafeHtml {
     : html`<pre class="block" tabindex="0">${text}</pre>`;
 }
 
+/** A comment's line, or its range `start–line`. */
+function linesOf(comment: LineComment): string {
+  const start = comment.start_line;
+  return start !== undefined && start < comment.line
+    ? `${start}–${comment.line}`
+    : String(comment.line);
+}
+
+/** A comment's words, with its suggested replacement as text. */
+function textOf(comment: LineComment): string {
+  if (comment.suggestion === undefined) return comment.body;
+  return `${comment.body}\n\n${suggestionAsText(comment.suggestion)}`;
+}
+
 /** The agent's remarks on lines, as a review target posts them; nothing when it made none. */
 function lineCommentsSection(comments: readonly LineComment[] | undefined): SafeHtml {
   if (comments === undefined || comments.length === 0) return html``;
@@ -46,8 +61,10 @@ function lineCommentsSection(comments: readonly LineComment[] | undefined): Safe
             (comment) =>
               html`<tr>
                 <td data-label="File"><code>${comment.path}</code></td>
-                <td data-label="Line">${comment.line}</td>
-                <td data-label="Comment"><pre class="block" tabindex="0">${comment.body}</pre></td>
+                <td data-label="Line">${linesOf(comment)}</td>
+                <td data-label="Comment">
+                  <pre class="block" tabindex="0">${textOf(comment)}</pre>
+                </td>
               </tr>`,
           )}
         </tbody>
@@ -240,7 +257,7 @@ export function deliveryLiveParts(
   return html`${replayForm(record, csrf)}
     <dl class="facts panel">
       <dt>Status</dt>
-      <dd>${statusBadge(record.status)}</dd>
+      <dd>${statusBadge(record.status, record.partial)}</dd>
       ${
         record.supersededBy === undefined
           ? html``

@@ -56,6 +56,8 @@ export function page(frame: PageFrame, content: SafeHtml): SafeHtml {
 }
 
 /** A delivery status as a labelled badge (the word is there, not only the colour). */
-export function statusBadge(status: string): SafeHtml {
-  return html`<span class="status status-${status}">${status}</span>`;
+export function statusBadge(status: string, partial = false): SafeHtml {
+  // A partial review is delivered, and says it is incomplete.
+  const label = partial ? `${status} (partial)` : status;
+  return html`<span class="status status-${status}">${label}</span>`;
 }

@@ -57,12 +57,22 @@ const reviewSchema = z.strictObject({
   commit_id: z.string().optional(),
   body: z.string().min(1),
   comments: z.array(
-    z.strictObject({
-      path: z.string(),
-      line: z.number().int().positive(),
-      side: z.literal('RIGHT'),
-      body: z.string().min(1),
-    }),
+    z
+      .strictObject({
+        path: z.string(),
+        // A multi-line comment: start_line before line, on the same side (as the forge wants).
+        start_line: z.number().int().positive().optional(),
+        start_side: z.literal('RIGHT').optional(),
+        line: z.number().int().positive(),
+        side: z.literal('RIGHT'),
+        body: z.string().min(1),
+      })
+      .refine(
+        (comment) =>
+          (comment.start_line === undefined) === (comment.start_side === undefined) &&
+          (comment.start_line === undefined || comment.start_line < comment.line),
+        'start_line must precede line, with a start_side',
+      ),
   ),
 });
 
@@ -424,7 +434,10 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       const outside = parsed.data.comments.some(
         (comment) =>
           !files.some(
-            (file) => file.filename === comment.path && file.lines.includes(comment.line),
+            (file) =>
+              file.filename === comment.path &&
+              file.lines.includes(comment.line) &&
+              (comment.start_line === undefined || file.lines.includes(comment.start_line)),
           ),
       );
       if (outside) {

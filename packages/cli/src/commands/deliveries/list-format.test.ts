@@ -4,6 +4,12 @@ import { COST_HEADER, LIST_HEADER, deliveryListRow, formatDeliveryList } from '.
 import { testRecord } from './test-support/delivery-record.js';
 
 describe('formatDeliveryList', () => {
+  it('marks a partial delivery in its status column', () => {
+    const lines = formatDeliveryList([testRecord({ partial: true }), testRecord()]).split('\n');
+    expect(lines[1]).toMatch(/ delivered \(partial\) /);
+    expect(lines[2]).not.toContain('partial');
+  });
+
   it('shows one aligned row per delivery under the header, whole ids kept', () => {
     const first = testRecord();
     const second = testRecord({

@@ -35,7 +35,8 @@ export function deliveryListRow(record: DeliveryRecord, withCost = false): strin
     printable(record.event),
     record.action === null ? '-' : printable(record.action),
     printable(record.deliveryId),
-    record.status,
+    // A review a limit cut short is delivered, and says so.
+    record.partial ? `${record.status} (partial)` : record.status,
     `${record.attempts}/${record.maxAttempts}`,
     formatDuration(deliveryDurationMs(record)),
     record.agent?.usage ? String(record.agent.usage.totalTokens) : '-',

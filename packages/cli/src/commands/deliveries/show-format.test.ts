@@ -21,6 +21,26 @@ describe('formatDeliveryDetail', () => {
     expect(text.endsWith('answer\n  Looks good.')).toBe(true);
   });
 
+  it('says a delivered answer is partial when a limit stopped the agent', () => {
+    const text = formatDeliveryDetail(testRecord({ partial: true }));
+    expect(text).toContain(
+      'status       delivered, partial: a limit stopped the agent (2 of 5 attempts)',
+    );
+  });
+
+  it("shows a comment's range and its suggestion as text", () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        lineComments: [
+          { path: 'src/a.ts', start_line: 3, line: 5, body: 'simpler', suggestion: 'return a;' },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      '  src/a.ts:3-5\n    simpler\n    Suggested change:\n    ```\n    return a;\n    ```',
+    );
+  });
+
   it("shows the agent's line comments after the answer, each under its path and line", () => {
     const text = formatDeliveryDetail(
       testRecord({

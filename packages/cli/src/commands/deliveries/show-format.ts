@@ -3,7 +3,9 @@
  * comments and the agent's conclusion.
  */
 import {
+  lineCommentPlace,
   promptTokenSplit,
+  suggestionAsText,
   type AgentAccounting,
   type DeliveryRecord,
   type Finding,
@@ -55,7 +57,9 @@ function statusLine(record: DeliveryRecord): string {
     case 'running':
       return `running (attempt ${record.attempts} of ${record.maxAttempts})`;
     case 'delivered':
-      return `delivered (${tries})`;
+      return record.partial
+        ? `delivered, partial: a limit stopped the agent (${tries})`
+        : `delivered (${tries})`;
     case 'failed':
       return `failed (${tries})`;
     case 'superseded':
@@ -155,13 +159,19 @@ function agentSection(agent: AgentAccounting | null): string | undefined {
   return text;
 }
 
-/** The agent's line comments, each under its `path:line`; nothing when it made none. */
+/**
+ * The agent's line comments, each under its `path:line` (`path:start-line` for a range), with its
+ * suggestion as text; nothing when it made none.
+ */
 function lineCommentsSection(comments: readonly LineComment[] | undefined): string | undefined {
   if (comments === undefined || comments.length === 0) return undefined;
-  const blocks = comments.map(
-    (comment) => `  ${printable(`${comment.path}:${comment.line}`)}
-${indentLines(textBlock(comment.body))}`,
-  );
+  const blocks = comments.map((comment) => {
+    const text =
+      comment.suggestion === undefined
+        ? comment.body
+        : `${comment.body}\n${suggestionAsText(comment.suggestion)}`;
+    return `  ${printable(lineCommentPlace(comment))}\n${indentLines(textBlock(text))}`;
+  });
   return `line comments (${comments.length})\n${blocks.join('\n')}`;
 }
 

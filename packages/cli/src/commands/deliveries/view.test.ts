@@ -20,7 +20,9 @@ describe('deliverySummary', () => {
       lastError: 'messenger_c (Slack): sending to channel C1 failed: Slack answered HTTP 500',
       tokens: null,
       cost: null,
+      partial: false,
     });
+    expect(deliverySummary(testRecord({ partial: true })).partial).toBe(true);
   });
 
   it('gives the tokens and cost of every attempt together', () => {

@@ -39,6 +39,8 @@ export interface DeliverySummary {
   tokens: number | null;
   /** What those tokens cost at `agent.prices`; null when no price was set. */
   cost: AgentCost | null;
+  /** The answer is what the agent produced before a limit stopped it (`agent.on_limit`). */
+  partial: boolean;
 }
 
 /** One attempt in `deliveries show --json`. */
@@ -103,6 +105,7 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
     lastError: record.lastError,
     tokens: record.agent?.usage?.totalTokens ?? null,
     cost: record.agent?.cost ?? null,
+    partial: record.partial === true,
   };
 }
 

@@ -32,6 +32,9 @@ agent:
   # prompt tokens the provider's cache served at their own price (each delivery's cost is then
   # journaled and on /metrics):
   #   max_tokens_per_delivery: 200000
+  # A run stopped by that budget, max_turns or timeout_s delivers what it produced, with a notice
+  # (on_limit: partial, the default), or fails (on_limit: fail):
+  #   on_limit: partial
   #   prices: { prompt_per_1k: 0.00015, cached_prompt_per_1k: 0.000075, completion_per_1k: 0.0006, currency: USD }
   runner: dry-run
   terminal:
