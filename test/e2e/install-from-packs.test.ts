@@ -118,6 +118,7 @@ describe('installed from the packed tarballs', () => {
       '@webhook-gateway/core',
       '@webhook-gateway/dashboard',
       '@webhook-gateway/deliver-forge-comment',
+      '@webhook-gateway/deliver-gitea',
       '@webhook-gateway/deliver-messenger',
       '@webhook-gateway/deliver-sms',
       '@webhook-gateway/deliver-webhook',

@@ -13,6 +13,7 @@ import linearAuth from '@webhook-gateway/auth-linear';
 import standardWebhooksAuth from '@webhook-gateway/auth-standard-webhooks';
 import dashboard from '@webhook-gateway/dashboard';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
+import gitea from '@webhook-gateway/deliver-gitea';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
 import webhookTarget from '@webhook-gateway/deliver-webhook';
@@ -35,6 +36,7 @@ export function builtinPlugins(): LoadedPlugin[] {
     genericAuth,
     agent,
     forgeComment,
+    gitea,
     messenger,
     sms,
     webhookTarget,

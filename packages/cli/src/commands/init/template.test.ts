@@ -135,6 +135,22 @@ describe('initConfigYaml', () => {
     expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });
 
+  it('offers the Gitea block in comments that, uncommented, still validate', async () => {
+    const at = text.indexOf('  # gitea:');
+    const block = text
+      .slice(at)
+      .replace(/^ {2}# (gitea:| {2}base_url:| {2}bot:)/gm, '  $1')
+      .replace(/^ {2}# {3}token: .*$/m, '    token: gitea-test-token');
+    const uncommented = text.slice(0, at) + block;
+    const config = await load(uncommented);
+    expect((config.platforms as Record<string, unknown>).gitea).toEqual({
+      base_url: 'https://gitea.example.com',
+      token: 'gitea-test-token',
+      bot: 'review-bot',
+    });
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
   it('writes the port it is given', async () => {
     const config = await load(initConfigYaml({ secret, port: 9999 }));
     expect(config.platforms.webhook.extra.port).toBe(9999);

@@ -1,0 +1,74 @@
+/**
+ * @webhook-gateway/deliver-gitea: the `gitea_comment` and `gitea_review` targets, answering on
+ * Gitea and Forgejo pull requests through their REST API (`/api/v1`), and the `platforms.gitea`
+ * slice they read.
+ */
+import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
+import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
+import { giteaConfigProblems } from './config-problems.js';
+import { giteaSettingsSchema } from './settings.js';
+import { GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET, GITEA_TARGETS } from './target-names.js';
+
+export { giteaSettingsSchema, giteaApiBase, type GiteaSettings } from './settings.js';
+export { giteaConfigProblems } from './config-problems.js';
+export { GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET } from './target-names.js';
+/** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
+export {
+  httpTargetOptionsSchema as giteaOptionsSchema,
+  type HttpTargetOptions as GiteaOptions,
+} from '@webhook-gateway/target-kit';
+
+export const DELIVER_GITEA_PLUGIN_NAME = '@webhook-gateway/deliver-gitea';
+
+/**
+ * The plugin. Its delivery code (`./delivery`) is imported at the first delivery, and the
+ * start-time check only when a route delivers to Gitea.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   gitea: { base_url: "https://gitea.example.com", token: "${GITEA_TOKEN}", bot: review-bot }
+ * //   webhook: { extra: { routes: { reviews: { deliver: gitea_comment,
+ * //     deliver_extra: { mode: update } } } } }
+ */
+/** The slice this plugin owns (named apart, so its check reads it without the plugin). */
+const platforms = { gitea: giteaSettingsSchema };
+
+const giteaPlugin = definePlugin({
+  name: DELIVER_GITEA_PLUGIN_NAME,
+  provides: { targets: [GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET] },
+  platforms,
+  options: httpTargetOptionsSchema,
+  // At start, at reload and by `config validate`: a route delivering to Gitea without its address
+  // or token, or with a mode that is not `new` or `update`.
+  check: (config) => giteaConfigProblems(settingsIn({ platforms }, config).gitea, config),
+  setup({ hooks, log, config, serving, settings }, options) {
+    const deliverComment = lazyTap(
+      () => import('./deliver-gitea-comment.js'),
+      'deliverGiteaComment',
+    );
+    const deliverReview = lazyTap(() => import('./deliver-gitea-review.js'), 'deliverGiteaReview');
+    // The slice of the attempt's config, so a reload applies to the next delivery.
+    hooks.deliver
+      .for(GITEA_COMMENT_TARGET)
+      .tapPromise(DELIVER_GITEA_PLUGIN_NAME, (request) =>
+        deliverComment(request, settingsIn(giteaPlugin, request.config).gitea, options),
+      );
+    hooks.deliver
+      .for(GITEA_REVIEW_TARGET)
+      .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+        await deliverReview(request, settingsIn(giteaPlugin, request.config).gitea, options);
+      });
+    if (!serving) return;
+    return checkAtStart(options, async (check) => {
+      const targets: readonly string[] = GITEA_TARGETS;
+      const routes = Object.values(config.platforms.webhook.extra.routes);
+      // Nothing to check (nor to load) unless a route delivers to Gitea.
+      if (!routes.some((route) => targets.includes(route.deliver))) return;
+      const { logGiteaConnection } = await import('./connection-check.js');
+      await logGiteaConnection(settings().gitea, log, check);
+    });
+  },
+});
+
+export default giteaPlugin;
