@@ -22,6 +22,13 @@ export {
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';
+export {
+  statusContext,
+  statusDescription,
+  wantsCheck,
+  withCheckStatus,
+  type SetCheckStatus,
+} from './check-status.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';
 export {

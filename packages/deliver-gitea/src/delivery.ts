@@ -14,5 +14,4 @@ export {
   type GiteaStatus,
 } from './gitea-api.js';
 export { resolveGiteaPullRequest, type GiteaPullRequest } from './pull-request.js';
-export { statusContext, statusDescription, wantsCheck } from './commit-status.js';
 export { checkGitea, logGiteaConnection } from './connection-check.js';
