@@ -117,6 +117,7 @@ describe('installed from the packed tarballs', () => {
       '@webhook-gateway/cli',
       '@webhook-gateway/core',
       '@webhook-gateway/dashboard',
+      '@webhook-gateway/deliver-bitbucket',
       '@webhook-gateway/deliver-forge-comment',
       '@webhook-gateway/deliver-gitea',
       '@webhook-gateway/deliver-messenger',

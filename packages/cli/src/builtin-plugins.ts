@@ -12,6 +12,7 @@ import giteaAuth from '@webhook-gateway/auth-gitea';
 import linearAuth from '@webhook-gateway/auth-linear';
 import standardWebhooksAuth from '@webhook-gateway/auth-standard-webhooks';
 import dashboard from '@webhook-gateway/dashboard';
+import bitbucket from '@webhook-gateway/deliver-bitbucket';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
 import gitea from '@webhook-gateway/deliver-gitea';
 import messenger from '@webhook-gateway/deliver-messenger';
@@ -37,6 +38,7 @@ export function builtinPlugins(): LoadedPlugin[] {
     agent,
     forgeComment,
     gitea,
+    bitbucket,
     messenger,
     sms,
     webhookTarget,

@@ -159,5 +159,12 @@ platforms:
   #   base_url: https://gitea.example.com  # the instance; its API is /api/v1 of it
   #   token: \${GITEA_TOKEN}                # an access token of the bot account
   #   bot: review-bot                      # that account's login: its comments are the gateway's
+
+  # To answer on Bitbucket Cloud pull requests: a route with deliver: bitbucket_comment
+  # (deliver_extra: { mode: update } keeps one comment) or bitbucket_review (inline comments on the
+  # changed lines, then the summary); deliver_extra: { check: true } also sets a build status.
+  # bitbucket:
+  #   token: \${BITBUCKET_TOKEN}            # a workspace or repository access token
+  #   bot: "{bot-account-uuid}"            # its account's uuid, account_id or nickname
 `;
 }

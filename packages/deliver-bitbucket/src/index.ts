@@ -1,0 +1,67 @@
+/**
+ * @webhook-gateway/deliver-bitbucket: the `bitbucket_comment` and `bitbucket_review` targets,
+ * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), and the
+ * `platforms.bitbucket` slice they read.
+ */
+import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
+import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
+import { bitbucketConfigProblems } from './config-problems.js';
+import { bitbucketSettingsSchema } from './settings.js';
+import { BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET } from './target-names.js';
+
+export { bitbucketSettingsSchema, type BitbucketSettings } from './settings.js';
+export { bitbucketConfigProblems } from './config-problems.js';
+export { BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET } from './target-names.js';
+/** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
+export {
+  httpTargetOptionsSchema as bitbucketOptionsSchema,
+  type HttpTargetOptions as BitbucketOptions,
+} from '@webhook-gateway/target-kit';
+
+export const DELIVER_BITBUCKET_PLUGIN_NAME = '@webhook-gateway/deliver-bitbucket';
+
+/** The slice this plugin owns (named apart, so its check reads it without the plugin). */
+const platforms = { bitbucket: bitbucketSettingsSchema };
+
+/**
+ * The plugin. Its delivery code (`./delivery`) is imported at the first delivery.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   bitbucket: { token: "${BITBUCKET_TOKEN}" }
+ * //   webhook: { extra: { routes: { reviews: { deliver: bitbucket_comment,
+ * //     deliver_extra: { mode: update } } } } }
+ */
+const bitbucketPlugin = definePlugin({
+  name: DELIVER_BITBUCKET_PLUGIN_NAME,
+  provides: { targets: [BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET] },
+  platforms,
+  options: httpTargetOptionsSchema,
+  // At start, at reload and by `config validate`: a route delivering to Bitbucket without a
+  // token, or with a mode that is not `new` or `update`.
+  check: (config) => bitbucketConfigProblems(settingsIn({ platforms }, config).bitbucket, config),
+  setup({ hooks }, options) {
+    const deliverComment = lazyTap(
+      () => import('./deliver-bitbucket-comment.js'),
+      'deliverBitbucketComment',
+    );
+    const deliverReview = lazyTap(
+      () => import('./deliver-bitbucket-review.js'),
+      'deliverBitbucketReview',
+    );
+    // The slice of the attempt's config, so a reload applies to the next delivery.
+    hooks.deliver
+      .for(BITBUCKET_COMMENT_TARGET)
+      .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, (request) =>
+        deliverComment(request, settingsIn({ platforms }, request.config).bitbucket, options),
+      );
+    hooks.deliver
+      .for(BITBUCKET_REVIEW_TARGET)
+      .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+        await deliverReview(request, settingsIn({ platforms }, request.config).bitbucket, options);
+      });
+  },
+});
+
+export default bitbucketPlugin;
