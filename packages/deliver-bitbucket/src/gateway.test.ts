@@ -58,6 +58,9 @@ describe('Bitbucket Cloud targets through a running gateway', () => {
     ]);
     expect(fake.comments[1]?.raw).toContain('One remark.');
     expect(fake.comments[1]?.raw).toContain('[//]: # (<!-- webhook-gateway:delivery bb-e2e-1 -->)');
-    expect(fake.statuses).toMatchObject([{ commit: '507a576e59b3', state: 'SUCCESSFUL' }]);
+    expect(fake.statuses).toMatchObject([
+      { commit: '507a576e59b3', state: 'INPROGRESS', description: 'The review is running' },
+      { commit: '507a576e59b3', state: 'SUCCESSFUL', description: 'One remark.' },
+    ]);
   });
 });

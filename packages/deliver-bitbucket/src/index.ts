@@ -4,10 +4,15 @@
  * `platforms.bitbucket` slice they read.
  */
 import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
+import { checkedExtra, finalCheck } from '@webhook-gateway/deliver-forge-comment/comments';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
 import { bitbucketSettingsSchema } from './settings.js';
-import { BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET } from './target-names.js';
+import {
+  BITBUCKET_COMMENT_TARGET,
+  BITBUCKET_REVIEW_TARGET,
+  BITBUCKET_TARGETS,
+} from './target-names.js';
 
 export { bitbucketSettingsSchema, type BitbucketSettings } from './settings.js';
 export { bitbucketConfigProblems } from './config-problems.js';
@@ -41,7 +46,7 @@ const bitbucketPlugin = definePlugin({
   // At start, at reload and by `config validate`: a route delivering to Bitbucket without a
   // token, or with a mode that is not `new` or `update`.
   check: (config) => bitbucketConfigProblems(settingsIn({ platforms }, config).bitbucket, config),
-  setup({ hooks }, options) {
+  setup({ hooks, log, currentConfig }, options) {
     const deliverComment = lazyTap(
       () => import('./deliver-bitbucket-comment.js'),
       'deliverBitbucketComment',
@@ -61,6 +66,46 @@ const bitbucketPlugin = definePlugin({
       .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).bitbucket, options);
       });
+    // check: true: INPROGRESS as each attempt starts, and the end of a delivery that posted nothing.
+    const targets: readonly string[] = BITBUCKET_TARGETS;
+    const setCheck = lazyTap(() => import('./commit-status.js'), 'setBitbucketCheck');
+    hooks.admit.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      const { routeConfig, delivery } = request;
+      const extra = checkedExtra(routeConfig, targets, delivery.payload);
+      if (extra === undefined) return undefined;
+      const subject = {
+        settings: settingsIn({ platforms }, request.config).bitbucket,
+        options,
+        target: routeConfig.deliver,
+        route: delivery.route,
+        extra,
+        payload: delivery.payload,
+        log: request.log,
+        signal: request.signal,
+      };
+      await setCheck(subject, 'pending', 'The review is running');
+      return undefined;
+    });
+    hooks.attemptFinished.tap(DELIVER_BITBUCKET_PLUGIN_NAME, (event) => {
+      const final = finalCheck(event);
+      if (final === undefined) return;
+      const live = currentConfig();
+      const routeConfig = live.platforms.webhook.extra.routes[event.record.route];
+      const extra = checkedExtra(routeConfig, targets, event.record.payload);
+      if (extra === undefined || routeConfig === undefined) return;
+      const subject = {
+        settings: settingsIn({ platforms }, live).bitbucket,
+        options,
+        target: routeConfig.deliver,
+        route: event.record.route,
+        extra,
+        payload: event.record.payload,
+        log,
+        signal: new AbortController().signal,
+      };
+      // An observation hook: the status is set in the background, its failure logged there.
+      void setCheck(subject, final.state, final.description);
+    });
   },
 });
 

@@ -1,10 +1,18 @@
 /**
  * `deliver_extra.check: true` on the REST forge targets: the review's state as a status on the
- * pull request's head commit, one per route. `success` once the answer is posted; `failure`, with
- * the error, when the delivery's last attempt fails. A status that cannot be set is logged, never
- * a reason to post the answer again. How a status is set comes from the forge's own code.
+ * pull request's head commit, one per route. `pending` when an attempt starts (the `admit` hook),
+ * `success` once the answer is posted (the target), and, when the delivery ends without it
+ * (`attemptFinished`), `failure` with the error or `success` naming why nothing was posted. A
+ * status that cannot be set is logged, never a reason to post the answer again. How a status is
+ * set comes from the forge's own code.
  */
-import { errorMessage, type DeliverRequest } from '@webhook-gateway/core';
+import {
+  errorMessage,
+  renderDeliverExtra,
+  type AttemptEvent,
+  type DeliverRequest,
+  type RouteConfig,
+} from '@webhook-gateway/core';
 
 /** A status's description is cut to what the forge shows (the forge's own limit is 140). */
 const STATUS_DESCRIPTION_LIMIT = 140;
@@ -31,19 +39,15 @@ export function statusDescription(text: string): string {
     : `${line.slice(0, STATUS_DESCRIPTION_LIMIT - 1)}…`;
 }
 
-/** True when the worker will not try this delivery again after a throw. */
-function isLastAttempt(request: DeliverRequest, error: unknown): boolean {
-  const notRetried = (error as { retryable?: unknown } | undefined)?.retryable === false;
-  return notRetried || request.delivery.attempts >= request.delivery.maxAttempts;
-}
+/** The states the gateway sets, in the forge's words by its own code. */
+export type CheckState = 'pending' | 'success' | 'failure';
 
 /** Sets the status on the head commit; the description is already cut. */
-export type SetCheckStatus = (state: 'success' | 'failure', description: string) => Promise<void>;
+export type SetCheckStatus = (state: CheckState, description: string) => Promise<void>;
 
 /**
  * Runs `post` (which sends the answer); with `check: true` and a head commit (`setStatus`
- * given), then sets the status. Rethrows `post`'s error after setting `failure` on the last
- * attempt.
+ * given), then sets `success`. A failure is set when the delivery ends (`finalCheck`).
  */
 export async function withCheckStatus(
   request: DeliverRequest,
@@ -56,23 +60,51 @@ export async function withCheckStatus(
     request.log.info({ target }, 'no head commit in the payload: no commit status is set');
     return post();
   }
-  const set = async (state: 'success' | 'failure', description: string) => {
-    try {
-      await setStatus(state, statusDescription(description));
-    } catch (error) {
-      request.log.warn(
-        { target, state, err: errorMessage(error) },
-        'could not set the commit status',
-      );
-    }
-  };
+  await post();
   try {
-    await post();
+    const summary = request.summary.trim() === '' ? 'Review posted' : request.summary;
+    await setStatus('success', statusDescription(summary));
   } catch (error) {
-    if (isLastAttempt(request, error) && !request.signal.aborted) {
-      await set('failure', `The review could not be posted: ${errorMessage(error)}`);
-    }
-    throw error;
+    request.log.warn({ target, err: errorMessage(error) }, 'could not set the commit status');
   }
-  await set('success', request.summary.trim() === '' ? 'Review posted' : request.summary);
+}
+
+/**
+ * The route's `deliver_extra` rendered against `payload` when the route delivers to one of
+ * `targets` with `check: true`; `undefined` otherwise (no status to set).
+ */
+export function checkedExtra(
+  routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra'> | undefined,
+  targets: readonly string[],
+  payload: unknown,
+): Record<string, unknown> | undefined {
+  if (routeConfig === undefined || !targets.includes(routeConfig.deliver)) return undefined;
+  const extra = renderDeliverExtra(routeConfig.deliver_extra, payload);
+  return wantsCheck(extra) ? extra : undefined;
+}
+
+/**
+ * The status a delivery that ended without posting its answer leaves: `failure` for a failed
+ * delivery or a spent budget, `success` naming why for one that was not to be reviewed (skipped,
+ * silent, denied); `undefined` while it goes on, or once delivered (the target set `success`).
+ */
+export function finalCheck(
+  event: Pick<AttemptEvent, 'status' | 'error'>,
+): { state: CheckState; description: string } | undefined {
+  const why = event.error === undefined ? '' : `: ${event.error}`;
+  switch (event.status) {
+    case 'failed':
+      return { state: 'failure', description: statusDescription(`The review failed${why}`) };
+    case 'over_budget':
+      return { state: 'failure', description: statusDescription(`Over budget${why}`) };
+    case 'skipped':
+    case 'silent':
+    case 'denied':
+      return {
+        state: 'success',
+        description: statusDescription(`Not reviewed (${event.status})${why}`),
+      };
+    default:
+      return undefined;
+  }
 }

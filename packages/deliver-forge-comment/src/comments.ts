@@ -23,10 +23,13 @@ export {
   splitByDiff,
 } from './review-lines.js';
 export {
+  checkedExtra,
+  finalCheck,
   statusContext,
   statusDescription,
   wantsCheck,
   withCheckStatus,
+  type CheckState,
   type SetCheckStatus,
 } from './check-status.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';

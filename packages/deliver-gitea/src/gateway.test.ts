@@ -1,6 +1,7 @@
 /** Signed Gitea and Forgejo webhooks in, the review on the fake Gitea out, through a whole gateway. */
 import { afterEach, describe, expect, it } from 'vitest';
 import giteaAuth, { signGiteaBody } from '@webhook-gateway/auth-gitea';
+import { waitFor } from '@webhook-gateway/core/testing';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { addedFileDiff, fixtureBytes } from './test-support/fixtures.js';
@@ -77,10 +78,35 @@ describe('Gitea targets through a running gateway', () => {
     expect(gitea.statuses).toMatchObject([
       {
         sha: '2eba238e33607c1fa49253182e9fff42baafa1eb',
+        state: 'pending',
+        context: 'webhook-gateway/reviews',
+      },
+      {
+        sha: '2eba238e33607c1fa49253182e9fff42baafa1eb',
         state: 'success',
         context: 'webhook-gateway/reviews',
       },
     ]);
+  });
+
+  it('a delivery that fails for good ends its status as failure, with the error', async () => {
+    const { gitea, running } = await start({
+      deliver: 'gitea_review',
+      deliver_extra: { check: true },
+    });
+    const refuse = { status: 403, body: { message: 'user should have write permission' } };
+    gitea.failNext((r) => r.url.endsWith('/reviews'), refuse, 5);
+    const { body, headers } = signed('gitea/pull_request_opened.json', 'gitea-e2e-fail');
+    expect(await running.post(headers, body)).toBe(202);
+    expect((await running.finished('gitea-e2e-fail')).status).toBe('failed');
+    const states = await waitFor(
+      () => gitea.statuses.length === 2 && gitea.statuses.map((s) => s.state),
+      'the failure status',
+      { describe: () => JSON.stringify(gitea.statuses) },
+    );
+    expect(states).toEqual(['pending', 'failure']);
+    expect(gitea.statuses[1]?.description).toMatch(/^The review failed: gitea_review: POST/);
+    expect(gitea.statuses[1]?.description.length).toBeLessThanOrEqual(140);
   });
 
   it('a recorded Forgejo pull_request keeps one living comment across two deliveries', async () => {

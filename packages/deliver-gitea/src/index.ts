@@ -4,6 +4,7 @@
  * slice they read.
  */
 import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
+import { checkedExtra, finalCheck } from '@webhook-gateway/deliver-forge-comment/comments';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
 import { giteaSettingsSchema } from './settings.js';
@@ -42,7 +43,7 @@ const giteaPlugin = definePlugin({
   // At start, at reload and by `config validate`: a route delivering to Gitea without its address
   // or token, or with a mode that is not `new` or `update`.
   check: (config) => giteaConfigProblems(settingsIn({ platforms }, config).gitea, config),
-  setup({ hooks, log, config, serving, settings }, options) {
+  setup({ hooks, log, config, serving, settings, currentConfig }, options) {
     const deliverComment = lazyTap(
       () => import('./deliver-gitea-comment.js'),
       'deliverGiteaComment',
@@ -59,9 +60,48 @@ const giteaPlugin = definePlugin({
       .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn(giteaPlugin, request.config).gitea, options);
       });
+    // check: true: `pending` as each attempt starts, and the end of a delivery that posted nothing.
+    const targets: readonly string[] = GITEA_TARGETS;
+    const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
+    hooks.admit.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      const { routeConfig, delivery } = request;
+      const extra = checkedExtra(routeConfig, targets, delivery.payload);
+      if (extra === undefined) return undefined;
+      const subject = {
+        settings: settingsIn({ platforms }, request.config).gitea,
+        options,
+        target: routeConfig.deliver,
+        route: delivery.route,
+        extra,
+        payload: delivery.payload,
+        log: request.log,
+        signal: request.signal,
+      };
+      await setCheck(subject, 'pending', 'The review is running');
+      return undefined;
+    });
+    hooks.attemptFinished.tap(DELIVER_GITEA_PLUGIN_NAME, (event) => {
+      const final = finalCheck(event);
+      if (final === undefined) return;
+      const live = currentConfig();
+      const routeConfig = live.platforms.webhook.extra.routes[event.record.route];
+      const extra = checkedExtra(routeConfig, targets, event.record.payload);
+      if (extra === undefined || routeConfig === undefined) return;
+      const subject = {
+        settings: settingsIn({ platforms }, live).gitea,
+        options,
+        target: routeConfig.deliver,
+        route: event.record.route,
+        extra,
+        payload: event.record.payload,
+        log,
+        signal: new AbortController().signal,
+      };
+      // An observation hook: the status is set in the background, its failure logged there.
+      void setCheck(subject, final.state, final.description);
+    });
     if (!serving) return;
     return checkAtStart(options, async (check) => {
-      const targets: readonly string[] = GITEA_TARGETS;
       const routes = Object.values(config.platforms.webhook.extra.routes);
       // Nothing to check (nor to load) unless a route delivers to Gitea.
       if (!routes.some((route) => targets.includes(route.deliver))) return;
