@@ -8,6 +8,7 @@ import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import {
   bodyWithMovedComments,
   commentBodies,
+  diffLinesByPath,
   markedLineCommentBody,
   splitByDiff,
 } from '@webhook-gateway/deliver-forge-comment/comments';
@@ -16,7 +17,6 @@ import { BitbucketApiError } from './bitbucket-api.js';
 import { withBuildStatus } from './commit-status.js';
 import { connectBitbucket } from './connect.js';
 import { BITBUCKET_COMMENT_LIMIT } from './deliver-bitbucket-comment.js';
-import { diffLinesByPath } from './diff-lines.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_REVIEW_TARGET } from './target-names.js';
 

@@ -19,6 +19,7 @@ export { splitForComments } from './split.js';
 export {
   bodyWithMovedComments,
   commentableLines,
+  diffLinesByPath,
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';

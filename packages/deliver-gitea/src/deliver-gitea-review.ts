@@ -8,6 +8,7 @@ import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import {
   bodyWithMovedComments,
   commentBodies,
+  diffLinesByPath,
   markedLineCommentBody,
   splitByDiff,
 } from '@webhook-gateway/deliver-forge-comment/comments';
@@ -15,7 +16,6 @@ import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { withCommitStatus } from './commit-status.js';
 import { connectGitea } from './connect.js';
 import { GITEA_COMMENT_LIMIT } from './deliver-gitea-comment.js';
-import { diffLinesByPath } from './diff-lines.js';
 import { GiteaApiError } from './gitea-api.js';
 import type { GiteaSettings } from './settings.js';
 import { GITEA_REVIEW_TARGET } from './target-names.js';
