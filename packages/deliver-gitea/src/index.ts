@@ -53,12 +53,12 @@ const giteaPlugin = definePlugin({
     hooks.deliver
       .for(GITEA_COMMENT_TARGET)
       .tapPromise(DELIVER_GITEA_PLUGIN_NAME, (request) =>
-        deliverComment(request, settingsIn(giteaPlugin, request.config).gitea, options),
+        deliverComment(request, settingsIn({ platforms }, request.config).gitea, options),
       );
     hooks.deliver
       .for(GITEA_REVIEW_TARGET)
       .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-        await deliverReview(request, settingsIn(giteaPlugin, request.config).gitea, options);
+        await deliverReview(request, settingsIn({ platforms }, request.config).gitea, options);
       });
     // check: true: `pending` as each attempt starts, and the end of a delivery that posted nothing.
     const targets: readonly string[] = GITEA_TARGETS;
