@@ -9,8 +9,8 @@
  * - a fixed latency model: time to first token, plus a time per uncached and per cached prompt
  *   token, plus a time per completion token;
  * - it does what the prompt asks: told to fetch the diff with `gh pr diff` and not yet given it,
- *   it calls the `terminal` tool with that command first; given the diff, it answers with a
- *   review of a fixed length.
+ *   it calls the `terminal` tool with that command first (when the request offers that tool);
+ *   given the diff, it answers with a review of a fixed length.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -91,7 +91,10 @@ export async function startReviewModel() {
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
     const hasToolResult = messages.some((m) => m.role === 'tool');
     const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
-    const fetch = FETCH_COMPARE.exec(text) ?? FETCH_DIFF.exec(text);
+    // Only a request that offers the terminal can be answered with a call to it: a diff that
+    // merely quotes a `gh` command (this repository's own history does) is read, not run.
+    const offersTerminal = (body.tools ?? []).some((tool) => tool.function?.name === 'terminal');
+    const fetch = offersTerminal ? (FETCH_COMPARE.exec(text) ?? FETCH_DIFF.exec(text)) : null;
     if (fetch && !hasToolResult) {
       const call = { command: fetch[0] };
       return {

@@ -181,6 +181,7 @@ describe.skipIf(skipWithoutChromium)('app create in Chromium', () => {
         contents: 'read',
         pull_requests: 'write',
         issues: 'write',
+        checks: 'write',
         metadata: 'read',
       },
     });

@@ -2,7 +2,8 @@
  * Hermes Agent's filter language through the running gateway, with Hermes' own
  * adapter tests translated: `tests/gateway/test_webhook_adapter.py`
  * (`TestPayloadFilters.test_filter_accepts_nested_any_and_in_file`) and the webhook intake tests'
- * `TestFilterAuthority.test_regex_filter_preserves_normal_search_semantics`. Also: `in_file`
+ * `TestFilterAuthority.test_regex_filter_preserves_normal_search_semantics` and
+ * `test_pathological_regex_is_timed_out_outside_the_gateway_process`. Also: `in_file`
  * read again when it changes, headers in any case, refusal at start with the key path, and the
  * `filters test` dry run.
  */
@@ -38,6 +39,11 @@ const routes = {
   releases: {
     secret: 'INSECURE_NO_AUTH',
     filters: { field: 'ref', regex: '^refs/heads/(main|release-\\d+)$' },
+  },
+  // Hermes' pathological filter: `(a+)+$` on 50,000 a's and a `!` never ends unless stopped.
+  pathological: {
+    secret: 'INSECURE_NO_AUTH',
+    filters: { field: 'value', regex: '(a+)+$' },
   },
   team: {
     secret: 'INSECURE_NO_AUTH',
@@ -103,6 +109,26 @@ describe("Hermes' adapter tests, translated", () => {
       status: 'ignored',
       reason: 'filter',
     });
+  });
+
+  // Hermes' `elapsed < 1.0 s` becomes: the answer is `ignored`, the log names the stopped
+  // clause, and the receiver answers the next delivery (no timing assertions here).
+  it('test_pathological_regex_is_timed_out_outside_the_gateway_process', async () => {
+    const value = 'a'.repeat(50_000) + '!';
+    const sent = await send('pathological', { value });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ status: 'ignored', reason: 'filter' });
+    const warning = await waitFor(
+      () =>
+        gateway
+          .logLines()
+          .find((line) => line.route === 'pathological' && line.filter === 'filters.regex'),
+      'the regex time-limit warning',
+    );
+    expect(warning).toMatchObject({ level: 40, field: 'value', limit_ms: 100 });
+    expect(JSON.stringify(gateway.logLines())).not.toContain('a'.repeat(64));
+    expect((await send('releases', { ref: 'refs/heads/main' })).status).toBe(202);
+    expect((await send('pathological', { value: 'aaaa' })).status).toBe(202);
   });
 });
 
@@ -211,6 +237,29 @@ describe('webhook-gateway filters test', () => {
     const json = JSON.parse(accepted.stdout) as { answer: unknown; clauses: unknown[] };
     expect(json.answer).toEqual({ status: 'accepted' });
     expect(json.clauses).toHaveLength(3);
+  });
+
+  it('shows a regex stopped at the time limit, without the value it was stopped on', async () => {
+    const payload = path.join(home, 'pathological.json');
+    fs.writeFileSync(payload, JSON.stringify({ value: 'a'.repeat(50_000) + '!' }));
+    const result = await runCli([
+      'filters',
+      'test',
+      '--home',
+      home,
+      '--route',
+      'pathological',
+      payload,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')).toEqual([
+      'route pathological · event unknown',
+      'filters (every clause must pass):',
+      '  ✗ value regex (a+)+$  (timed out after 100 ms)',
+      'timed out: filters.regex (field value) did not finish within the 100 ms the filters’ regexes share; it counts as not matching, even under not',
+      'answer: ignored (filter: a filter clause failed)',
+      '',
+    ]);
   });
 
   it('answers a usage error for an unknown route', async () => {

@@ -39,6 +39,24 @@ describe('the command runner', () => {
     ]);
   });
 
+  it("takes the document's conclusion and its reason, and gives none when it names none", async () => {
+    const concluded = await runPrinting(
+      JSON.stringify({
+        summary: 'A key is committed.',
+        comments: [],
+        conclusion: 'failure',
+        conclusion_reason: 'a secret in config.ts',
+      }),
+    );
+    expect(concluded.conclusion).toEqual({ value: 'failure', reason: 'a secret in config.ts' });
+    const plain = await runPrinting(JSON.stringify({ summary: 'ok', comments: [] }));
+    expect(plain).not.toHaveProperty('conclusion');
+    const bad = await runPrinting(
+      JSON.stringify({ summary: 'ok', comments: [], conclusion: 'maybe' }),
+    );
+    expect(bad.answer).toBe('{"summary":"ok","comments":[],"conclusion":"maybe"}');
+  });
+
   it('takes any other output as the answer, with no line comments', async () => {
     const plain = await runPrinting('LGTM, ship it.');
     expect(plain).toEqual({ answer: 'LGTM, ship it.', accounting: { runner: 'command' } });

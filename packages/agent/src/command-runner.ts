@@ -62,5 +62,6 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     answer: output.summary,
     accounting: { runner: 'command' },
     ...(output.lineComments.length > 0 ? { lineComments: output.lineComments } : {}),
+    ...(output.conclusion ? { conclusion: output.conclusion } : {}),
   };
 }

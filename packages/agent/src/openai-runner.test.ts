@@ -10,7 +10,7 @@ import {
   toolMessages,
   type FakeOpenAI,
 } from './test-support/fake-openai.js';
-import { agentConfig, runRequest } from './test-support/run-request.js';
+import { agentConfig, routeConfig, runRequest } from './test-support/run-request.js';
 import { cleanup, tempDir, writeScript } from './test-support/temp.js';
 
 const DIFF = 'diff --git a/README.md b/README.md\n+Hello from the fake gh\n';
@@ -290,6 +290,40 @@ describe('the openai tool loop', () => {
     expect(replies[2]).toEqual(['zero', { error: expect.stringMatching(/^line: /) as unknown }]);
     // Comments are not commands: the terminal's accounting holds none of them.
     expect(result.accounting?.toolCalls).toEqual([]);
+  });
+
+  it('offers set_conclusion on a route that shows a check, and keeps the last verdict', async () => {
+    fake.script(
+      callTools([
+        { id: 'bad', name: 'set_conclusion', arguments: { conclusion: 'maybe', reason: 'x' } },
+        { name: 'set_conclusion', arguments: { conclusion: 'success', reason: 'fine' } },
+      ]),
+      callTools([
+        { name: 'set_conclusion', arguments: { conclusion: 'failure', reason: ' a leaked key ' } },
+      ]),
+      answer('One problem.'),
+    );
+    const route = routeConfig({ deliver: 'forge_review', deliver_extra: { check: true } });
+    const result = await runOpenAI(runRequest({ agent: agent(), home, route }), deps);
+    expect(result.conclusion).toEqual({ value: 'failure', reason: 'a leaked key' });
+    const tools = fake.requests[0]?.body.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual([
+      'terminal',
+      'comment_on_line',
+      'set_conclusion',
+    ]);
+    expect(String(fake.requests[0]?.body.messages[0]?.content)).toContain('set_conclusion');
+    const replies = toolMessages(fake.requests[1]).map((t) => parsedTool(t.content));
+    expect(replies[0]).toEqual({ error: expect.stringMatching(/^conclusion: /) as unknown });
+    expect(replies[1]).toEqual({ ok: true, conclusion: 'success' });
+  });
+
+  it('does not offer set_conclusion on a route without a check', async () => {
+    fake.script(answer('ok'));
+    const result = await runOpenAI(runRequest({ agent: agent(), home }), deps);
+    const tools = fake.requests[0]?.body.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).not.toContain('set_conclusion');
+    expect(result).not.toHaveProperty('conclusion');
   });
 
   it('gives no line comments when the model left none', async () => {

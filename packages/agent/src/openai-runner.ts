@@ -7,7 +7,8 @@
  * (tokens, and their cost at `agent.prices`) and stops once the delivery's tokens, earlier attempts
  * included, pass `agent.max_tokens_per_delivery`.
  */
-import type { LineComment, RunRequest, RunResult } from '@webhook-gateway/core';
+import type { LineComment, ReviewConclusion, RunRequest, RunResult } from '@webhook-gateway/core';
+import { wantsConclusion } from './conclusion-tool.js';
 import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
@@ -45,6 +46,7 @@ export async function runOpenAI(
       role: 'system',
       content: buildSystemPrompt({
         terminal: settings.terminal.enabled,
+        conclusion: wantsConclusion(request.routeConfig.deliver_extra),
         addition: settings.systemPrompt,
       }),
     },
@@ -67,7 +69,9 @@ export async function runOpenAI(
   /** Hands core a copy of what this run has spent so far. */
   const report = (): void => request.reportAccounting(structuredClone(accounting));
   const lineComments: LineComment[] = [];
-  const tools = offeredTools(settings.terminal);
+  let conclusion: ReviewConclusion | undefined;
+  const concludes = wantsConclusion(request.routeConfig.deliver_extra);
+  const tools = offeredTools(settings.terminal, concludes);
   const toolContext: ToolCallContext = {
     terminal: settings.terminal,
     env,
@@ -78,6 +82,13 @@ export async function runOpenAI(
     log,
     record: (call) => void accounting.toolCalls.push(call),
     comment: (comment) => lineComments.push(comment),
+    ...(concludes
+      ? {
+          conclude: (given: ReviewConclusion) => {
+            conclusion = given;
+          },
+        }
+      : {}),
   };
 
   for (let turn = 1; turn <= settings.maxTurns; turn++) {
@@ -116,6 +127,7 @@ export async function runOpenAI(
         answer: reply.content ?? '',
         accounting,
         ...(lineComments.length > 0 ? { lineComments } : {}),
+        ...(conclusion ? { conclusion } : {}),
       };
     }
     messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });

@@ -1,20 +1,25 @@
 /**
  * The `command` runner's review document: a program that prints exactly
  * `{"summary": "…", "comments": [{"path": "src/a.ts", "line": 12, "body": "…"}]}` on stdout gives
- * a summary and line comments; any other output is the answer as it is.
+ * a summary and line comments (and, optionally, `"conclusion": "success" | "neutral" | "failure"`
+ * with a `"conclusion_reason"`, for a check); any other output is the answer as it is.
  */
-import { lineCommentSchema, type LineComment } from '@webhook-gateway/core';
+import { lineCommentSchema, type LineComment, type ReviewConclusion } from '@webhook-gateway/core';
 import { z } from 'zod';
 
 const reviewDocumentSchema = z.strictObject({
   summary: z.string(),
   comments: z.array(lineCommentSchema),
+  conclusion: z.enum(['success', 'neutral', 'failure']).optional(),
+  conclusion_reason: z.string().optional(),
 });
 
 /** What a program's stdout says: a summary with its line comments. */
 export interface ReviewOutput {
   summary: string;
   lineComments: LineComment[];
+  /** The document's verdict, when it gave one. */
+  conclusion?: ReviewConclusion;
   /** Why output that looked like a review document was taken as plain text (for the log). */
   notADocument?: string;
 }
@@ -36,7 +41,16 @@ export function readReviewOutput(stdout: string): ReviewOutput {
     return plain;
   }
   const parsed = reviewDocumentSchema.safeParse(value);
-  if (parsed.success) return { summary: parsed.data.summary, lineComments: parsed.data.comments };
+  if (parsed.success) {
+    const { summary, comments, conclusion, conclusion_reason: reason } = parsed.data;
+    return {
+      summary,
+      lineComments: comments,
+      ...(conclusion
+        ? { conclusion: { value: conclusion, ...(reason === undefined ? {} : { reason }) } }
+        : {}),
+    };
+  }
   // A JSON object naming `summary` was meant as a document: say why it was not taken as one.
   const meant = typeof value === 'object' && value !== null && 'summary' in value;
   if (!meant) return plain;

@@ -7,6 +7,8 @@
 export interface SystemPromptParts {
   /** Whether the `terminal` tool is offered. */
   terminal: boolean;
+  /** Whether the `set_conclusion` tool is offered (the route shows a check). */
+  conclusion?: boolean;
   /** `agent.system_prompt`: the operator's addition. */
   addition?: string;
 }
@@ -38,6 +40,11 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
       'When you use it, your final message is the summary of the review.',
     ].join(' '),
   );
+  if (parts.conclusion) {
+    sections.push(
+      'You have a `set_conclusion` tool: call it once with "failure" when the change must not be merged as it is, "success" when it may, or "neutral", and a one-sentence reason. The merge check shows it.',
+    );
+  }
   if (parts.addition?.trim())
     sections.push(`Instructions from the operator:\n${parts.addition.trim()}`);
   return sections.join('\n\n');

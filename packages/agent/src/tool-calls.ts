@@ -2,7 +2,18 @@
  * Answers one tool call of the model: runs the command, keeps the line comment, or says what is
  * wrong with the call.
  */
-import type { Credentials, LineComment, Logger, ToolCallRecord } from '@webhook-gateway/core';
+import type {
+  Credentials,
+  LineComment,
+  Logger,
+  ReviewConclusion,
+  ToolCallRecord,
+} from '@webhook-gateway/core';
+import {
+  CONCLUSION_TOOL,
+  CONCLUSION_TOOL_NAME,
+  parseConclusionArguments,
+} from './conclusion-tool.js';
 import type { ToolCall, ToolDefinition } from './chat-schema.js';
 import type { TerminalConfig } from './agent-settings.js';
 import {
@@ -40,11 +51,20 @@ export interface ToolCallContext {
   record(call: ToolCallRecord): void;
   /** Keeps a line comment next to the answer; returns how many the run has now. */
   comment(comment: LineComment): number;
+  /** Keeps the review's verdict (`set_conclusion`, offered when `concludes` is set). */
+  conclude?: (conclusion: ReviewConclusion) => void;
 }
 
-/** The tools a run offers the model: `terminal` when enabled, `comment_on_line` always. */
-export function offeredTools(terminal: TerminalConfig): ToolDefinition[] {
-  return terminal.enabled ? [TERMINAL_TOOL, LINE_COMMENT_TOOL] : [LINE_COMMENT_TOOL];
+/**
+ * The tools a run offers the model: `terminal` when enabled, `comment_on_line` always,
+ * `set_conclusion` when the route shows a check.
+ */
+export function offeredTools(terminal: TerminalConfig, concludes = false): ToolDefinition[] {
+  return [
+    ...(terminal.enabled ? [TERMINAL_TOOL] : []),
+    LINE_COMMENT_TOOL,
+    ...(concludes ? [CONCLUSION_TOOL] : []),
+  ];
 }
 
 /**
@@ -54,9 +74,13 @@ export function offeredTools(terminal: TerminalConfig): ToolDefinition[] {
 export async function answerToolCall(call: ToolCall, context: ToolCallContext): Promise<string> {
   const name = call.function.name;
   if (name === LINE_COMMENT_TOOL_NAME) return answerLineComment(call, context);
+  const conclude = context.conclude;
+  if (name === CONCLUSION_TOOL_NAME && conclude) return answerConclusion(call, context, conclude);
   if (name !== TERMINAL_TOOL_NAME || !context.terminal.enabled) {
     context.log.warn({ tool: name }, 'the model called a tool that does not exist');
-    const offered = offeredTools(context.terminal).map((tool) => tool.function.name);
+    const offered = offeredTools(context.terminal, conclude !== undefined).map(
+      (tool) => tool.function.name,
+    );
     return unknownToolResult(name, offered);
   }
   const parsed = parseTerminalArguments(call.function.arguments);
@@ -122,4 +146,22 @@ function answerLineComment(call: ToolCall, context: ToolCallContext): string {
     return toolErrorResult(parsed.error);
   }
   return lineCommentResult(parsed.comment, context.comment(parsed.comment));
+}
+
+/** Keeps a `set_conclusion` call's verdict, or tells the model what is wrong with it. */
+function answerConclusion(
+  call: ToolCall,
+  context: ToolCallContext,
+  conclude: (conclusion: ReviewConclusion) => void,
+): string {
+  const parsed = parseConclusionArguments(call.function.arguments);
+  if (!parsed.ok) {
+    context.log.warn(
+      { tool: CONCLUSION_TOOL_NAME },
+      `the model sent unusable tool arguments: ${parsed.error}`,
+    );
+    return toolErrorResult(parsed.error);
+  }
+  conclude(parsed.conclusion);
+  return JSON.stringify({ ok: true, conclusion: parsed.conclusion.value });
 }

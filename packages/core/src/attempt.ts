@@ -14,6 +14,7 @@ import {
   type DeliveryRecord,
   type LineComment,
   type NotRunStatus,
+  type ReviewConclusion,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
 import { outboundPlan } from './outbound-plan.js';
@@ -24,6 +25,7 @@ import type { Attempt } from './queue.js';
 import { CHUNK_PROMPT_SEPARATOR, mergeChunkAnswers } from './review-chunks.js';
 import { reviewValuesIn } from './review-values.js';
 import { runRouteScript } from './route-script.js';
+import { runDetails } from './run-details.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
 import {
@@ -132,6 +134,9 @@ export async function attemptDelivery(
   const startedAt = Date.now();
   let target: string | null = null;
   let runMs: number | undefined;
+  // Known once resolved: a failure for good is shown where the attempt showed its start.
+  let knownRoute: RouteConfig | undefined;
+  let credentials: Credentials | undefined;
   // What the agent spent in this attempt, as its runner last reported; added to the row's total
   // (earlier attempts) once, when the run ends, whether it answered or not. Reports after that
   // (a run still winding down after a timeout) change nothing.
@@ -158,15 +163,20 @@ export async function attemptDelivery(
       throw Object.assign(new Error(`route "${record.route}" no longer exists`), {
         retryable: false,
       });
+    knownRoute = routeConfig;
     target = routeConfig.deliver;
     const agent = routeAgent(config.agent, routeConfig);
     let gateway = await gatewayValues(store, record, routeConfig);
     let answer = record.answer;
     let lineComments: LineComment[] = record.lineComments ?? [];
-    const credentials = await hooks.credentials.promise(
+    let conclusion: ReviewConclusion | undefined = record.conclusion;
+    credentials = await hooks.credentials.promise(
       {},
       { delivery: record, routeConfig, config, log, signal },
     );
+    const startedState = { routeConfig, config, credentials, log, signal };
+    const showStarted = (): Promise<void> =>
+      showState(log, () => hooks.attemptStarted.promise({ ...startedState, delivery: record }));
     if (answer === null) {
       const refusal = await hooks.admit.promise({
         delivery: record,
@@ -219,6 +229,7 @@ export async function attemptDelivery(
       if (review?.skip !== undefined)
         return await endUnrun('skipped', `repo_config: ${review.skip}`);
       if (review) gateway = { ...gateway, ...review.values };
+      await showStarted();
       const base = routeConfig.prompt
         ? renderTemplate(routeConfig.prompt, context.payload, gateway)
         : renderDefaultPrompt(context.route, context.event, context.payload);
@@ -299,19 +310,43 @@ export async function attemptDelivery(
       }
       answer = withFooter(result.answer, review?.footer);
       addSpent();
+      if (routeConfig.deliver_extra.details === true) {
+        answer = withFooter(
+          answer,
+          runDetails({
+            agent: record.agent,
+            runner: agent.runner,
+            runMs,
+            range: review?.range,
+            skippedFiles: review?.skippedFiles,
+            deliveryId: record.deliveryId,
+          }),
+        );
+      }
       lineComments = result.lineComments ?? [];
+      conclusion = result.conclusion;
       const produced = {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
         ...(lineComments.length > 0 ? { lineComments } : {}),
+        ...(conclusion ? { conclusion } : {}),
       };
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
       await store.saveProgress(record.id, produced);
-    }
+    } else await showStarted();
     if (isSilentAnswer(answer) && lineComments.length === 0) {
       // The agent chose to say nothing: the delivery ends well, and no target is called.
       await store.markDelivered(record.id, Date.now(), 'silent', outbound);
+      const silentConclusion = conclusion ?? { value: 'neutral' as const };
+      await showState(log, () =>
+        hooks.deliveryEnded.promise({
+          ...startedState,
+          delivery: record,
+          status: 'silent',
+          conclusion: silentConclusion,
+        }),
+      );
       await Promise.all(saves);
       const silent: DeliveryRecord = { ...record, status: 'silent' };
       log.info({ attempt: record.attempts }, 'silent: the answer was [SILENT]; nothing sent');
@@ -337,6 +372,7 @@ export async function attemptDelivery(
       answer: answerWithLineComments(answer, lineComments),
       summary: answer,
       lineComments,
+      conclusion: conclusion ?? { value: 'neutral' },
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
@@ -376,6 +412,18 @@ export async function attemptDelivery(
     if (record.attempts >= record.maxAttempts || isPermanentError(error)) {
       await store.markFailed(record.id, message, now, outbound);
       log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
+      if (knownRoute) {
+        const failed = { delivery: record, routeConfig: knownRoute, config, log, error: message };
+        // The attempt's own signal may be the timeout's, already aborted: the check still ends.
+        await showState(log, () =>
+          hooks.deliveryEnded.promise({
+            ...failed,
+            status: 'failed',
+            ...(credentials ? { credentials } : {}),
+            signal: interrupt,
+          }),
+        );
+      }
       hooks.attemptFinished.call({
         record,
         target,
@@ -452,6 +500,18 @@ async function prepareReview(
   const sender = at.record.authScheme === undefined ? '' : ` "${at.record.authScheme}"`;
   const missing = `(no installed plugin prepares a review for this sender's${sender} deliveries)`;
   return { values: Object.fromEntries([...wanted].map((value) => [value, missing])) };
+}
+
+/**
+ * Runs a hook that shows the delivery's state on the forge: its failure is logged, never the
+ * attempt's (the review matters more than its check).
+ */
+async function showState(log: Logger, show: () => Promise<void>): Promise<void> {
+  try {
+    await show();
+  } catch (error) {
+    log.warn({ err: errorMessage(error) }, "could not show the delivery's state on the forge");
+  }
 }
 
 /** The answer with the review's footer after it; a silent answer stays silent. */

@@ -2,12 +2,13 @@
  * What core itself taps: the routing rules on `filter`, the route budget on `admit`, and the
  * `log` target; it also provides the `memory` store.
  */
+import { FILTER_REGEX_TIMEOUT_MS } from './filter-regex-limit.js';
 import { inFilePaths } from './filter-verdict.js';
 import { InFileLists } from './in-file-lists.js';
 import { MemoryStore } from './memory-store.js';
 import { definePlugin } from './plugin.js';
 import { budgetRefusal, utcDayStart } from './route-budget.js';
-import { routeIgnoreReason } from './route-filter.js';
+import { routeVerdict } from './route-filter.js';
 
 const CORE_PLUGIN_NAME = '@webhook-gateway/core';
 
@@ -23,9 +24,21 @@ export const corePlugin = definePlugin({
     hooks.filter.tapPromise(CORE_PLUGIN_NAME, async (request) => {
       const files = inFilePaths(request.routeConfig.filters);
       if (files.length > 0) await inFileLists.refresh(files);
-      const reason = routeIgnoreReason(request.routeConfig, request, (file) =>
+      const { reason, filters } = routeVerdict(request.routeConfig, request, (file) =>
         inFileLists.values(file),
       );
+      // Keys and field names only: the payload's text stays out of the log.
+      if (filters && filters.timedOut.length > 0) {
+        log.warn(
+          {
+            route: request.route,
+            filter: filters.timedOut.map((stopped) => stopped.key).join(', '),
+            field: filters.timedOut.map((stopped) => stopped.field).join(', '),
+            limit_ms: FILTER_REGEX_TIMEOUT_MS,
+          },
+          'a filter regex did not finish within its time limit; it counts as not matching, so the route ignores the delivery',
+        );
+      }
       return reason ? { reason } : undefined;
     });
 

@@ -66,3 +66,9 @@ export const lineCommentSchema = z.object({
 });
 
 export const lineCommentsSchema = z.array(lineCommentSchema);
+
+/** An agent's verdict on a review (`ReviewConclusion`). */
+export const reviewConclusionSchema = z.object({
+  value: z.enum(['success', 'neutral', 'failure']),
+  reason: z.string().optional(),
+});

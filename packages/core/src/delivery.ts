@@ -188,6 +188,19 @@ export interface LineComment {
   body: string;
 }
 
+/** How a review concludes, as a check or commit status shows it: the merge gate. */
+export type ReviewConclusionValue = 'success' | 'neutral' | 'failure';
+
+/**
+ * The agent's verdict on a review (the `command` runner's JSON `conclusion`, the `openai`
+ * runner's `set_conclusion` tool). A run that gives none concludes `neutral`.
+ */
+export interface ReviewConclusion {
+  value: ReviewConclusionValue;
+  /** Why, in a sentence: the check's title. */
+  reason?: string;
+}
+
 /** One try at running and delivering. */
 export interface AttemptRecord {
   attempt: number;
@@ -214,6 +227,8 @@ export interface DeliveryRecord extends NewDelivery {
   agent: AgentAccounting | null;
   /** The agent's line comments next to its answer (the summary); absent when it made none. */
   lineComments?: LineComment[];
+  /** The agent's verdict next to its answer; absent when it gave none. */
+  conclusion?: ReviewConclusion;
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
   /** On a `coalesce` route: how many deliveries this one replaced (`{_gateway.coalesced}`). */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { routeFiltersSchema } from './config/filter-schema.js';
-import { explainFilters, inFilePaths, type InFileValues } from './filter-verdict.js';
+import {
+  evaluateFilters,
+  explainFilters,
+  inFilePaths,
+  type InFileValues,
+} from './filter-verdict.js';
 import type { FilterInput } from './filter-values.js';
 
 const input = (payload: Record<string, unknown>, event = 'push', headers = {}): FilterInput => ({
@@ -178,6 +183,56 @@ describe("Hermes' spec form", () => {
         }),
       ),
     ).toEqual(['a.json', 'b.txt']);
+  });
+});
+
+describe('a regex past the time limit', () => {
+  // `(a+)+$` backtracks 2^50000 ways on this text: only the limit ends the search.
+  const choking = input({ value: 'a'.repeat(50_000) + '!', ref: 'refs/heads/main' });
+  const stopped = { field: 'value', regex: '(a+)+$' };
+  const evaluate = (filters: unknown) =>
+    evaluateFilters(routeFiltersSchema.parse(filters), choking, noFiles);
+
+  it('does not match, and a not around it does not either (Hermes fails closed)', () => {
+    expect(evaluate([stopped]).passed).toBe(false);
+    expect(evaluate([{ not: stopped }]).passed).toBe(false);
+    expect(evaluate({ not: { not: stopped } }).passed).toBe(false);
+  });
+
+  it('fails an any even when another clause matched', () => {
+    const evaluation = evaluate({ any: [{ field: 'ref', equals: 'refs/heads/main' }, stopped] });
+    expect(evaluation.passed).toBe(false);
+    expect(evaluation.clauses).toEqual([
+      {
+        clause: 'any',
+        passed: false,
+        timedOut: true,
+        children: [
+          { clause: 'ref equals "refs/heads/main"', passed: true, actual: '"refs/heads/main"' },
+          expect.objectContaining({ clause: 'value regex (a+)+$', passed: false, timedOut: true }),
+        ],
+      },
+    ]);
+  });
+
+  it('names each clause that did not finish by its key: the regexes share one limit', () => {
+    const evaluation = evaluate([
+      stopped,
+      { field: 'ref', regex: '^refs/heads/' },
+      { all: [{ not: { field: 'value', regex: '(a|aa)+$' } }] },
+    ]);
+    // The first used the delivery's whole limit: the quick one after it gets none left.
+    expect(evaluation.timedOut).toEqual([
+      { key: 'filters[0].regex', field: 'value' },
+      { key: 'filters[1].regex', field: 'ref' },
+      { key: 'filters[2].all[0].not.regex', field: 'value' },
+    ]);
+    expect(evaluation.clauses.map((clause) => clause.passed)).toEqual([false, false, false]);
+  });
+
+  it('leaves quick regexes alone', () => {
+    const evaluation = evaluate([{ field: 'ref', regex: '^refs/heads/(main|release-\\d+)$' }]);
+    expect(evaluation).toMatchObject({ passed: true, timedOut: [] });
   });
 });
 

@@ -8,6 +8,7 @@
  */
 import type http from 'node:http';
 import { createAttempt } from './attempt.js';
+import { endInterruptedStates } from './interrupted-attempts.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { GatewayConfig } from './config/schema.js';
 import { liveConfig } from './config/live.js';
@@ -139,6 +140,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         log.warn({ key: warning.path }, warning.message);
       for (const instance of instances) await instance.start?.();
       // The embedded pool is the only queue of its journal, so a receiver-only role makes no sense there.
+      // The embedded pool is alone on its journal: what is `running` now died with the last run.
+      if (!store.createQueue) {
+        await endInterruptedStates({ store, hooks, config, resolveRoute, log });
+      }
       if (role !== 'receiver' || !store.createQueue) await queue.start();
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);

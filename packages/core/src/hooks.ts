@@ -17,6 +17,7 @@ import type {
   LineComment,
   NotRunStatus,
   RefusedStatus,
+  ReviewConclusion,
 } from './delivery.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
@@ -159,6 +160,10 @@ export interface ReviewContext {
   footer?: string;
   /** Set when the repository's rules skip this request: it ends `skipped`, not run. */
   skip?: string;
+  /** What the diff covers (`abc1234..def5678, the whole pull request`), for the run details. */
+  range?: string;
+  /** The paths of the changed files the review did not read, for the run details. */
+  skippedFiles?: string[];
 }
 
 /** Why a delivery must not run: it ends with `status`, and `reason` as its last error. */
@@ -195,6 +200,8 @@ export interface RunResult {
   accounting?: AgentAccounting;
   /** Remarks on lines of the pull or merge request's new code, collected next to the answer. */
   lineComments?: LineComment[];
+  /** The agent's verdict on the review (absent: it gave none, the check concludes `neutral`). */
+  conclusion?: ReviewConclusion;
 }
 
 /** An answer on its way to a target. Throw to fail: the worker retries. */
@@ -208,6 +215,8 @@ export interface DeliverRequest {
   summary: string;
   /** The agent's line comments (empty when it made none), for targets that post them on lines. */
   lineComments: readonly LineComment[];
+  /** The agent's verdict, `neutral` when it gave none: what a check or commit status shows. */
+  conclusion: ReviewConclusion;
   delivery: DeliveryRecord;
   routeConfig: RouteConfig;
   /** `deliver_extra` with its templates rendered against the payload. */
@@ -218,6 +227,36 @@ export interface DeliverRequest {
   log: Logger;
   signal: AbortSignal;
 }
+
+/**
+ * A delivery whose state a target may show on the forge (a check run, a commit status): when an
+ * attempt starts its run (`attemptStarted`), or when it ends without the target being called
+ * (`deliveryEnded`).
+ */
+export interface DeliveryStateRequest {
+  delivery: DeliveryRecord;
+  routeConfig: RouteConfig;
+  config: GatewayConfig;
+  /** This attempt's forge identity (the `credentials` hook's result). */
+  credentials?: Credentials;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+export type DeliveryEndedRequest = DeliveryStateRequest &
+  (
+    | {
+        /** Failed for good, or its attempt died with the gateway (found at start-up). */
+        status: 'failed';
+        /** Why, as the journal keeps it. */
+        error: string;
+      }
+    | {
+        /** The agent answered `[SILENT]`: nothing was sent. */
+        status: 'silent';
+        conclusion: ReviewConclusion;
+      }
+  );
 
 /** How one webhook request ended, for metrics and audit. */
 export interface RequestEvent {
@@ -317,6 +356,19 @@ export interface GatewayHooks {
   readonly run: HookMap<AsyncSeriesBailHook<[RunRequest], RunResult | undefined>>;
   /** One hook per target name (`log`, `forge_comment`, `messenger_a`, …): sends the answer. */
   readonly deliver: HookMap<AsyncSeriesHook<[DeliverRequest]>>;
+  /**
+   * Called when an attempt is about to run the agent (or, with the answer kept from an earlier
+   * attempt, to call the target): a target that shows the review's state on the forge marks it
+   * in progress. Not called for a delivery refused or skipped before its run. A throw is logged;
+   * it never fails the attempt.
+   */
+  readonly attemptStarted: AsyncSeriesHook<[DeliveryStateRequest]>;
+  /**
+   * Called when a started delivery ends without its target: failed for good, silent, or (at
+   * start-up) its attempt died with the gateway. A target that showed the review's state
+   * completes it, so nothing stays in progress. A throw is logged.
+   */
+  readonly deliveryEnded: AsyncSeriesHook<[DeliveryEndedRequest]>;
   /** Observation only: each webhook request's outcome (metrics). Taps must not throw. */
   readonly requestHandled: SyncHook<[RequestEvent]>;
   /** Observation only: each attempt's outcome (metrics, audit). Taps must not throw. */
@@ -345,6 +397,8 @@ export function createHooks(): GatewayHooks {
       () => new AsyncSeriesBailHook<[RunRequest], RunResult | undefined>(['request']),
     ),
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
+    attemptStarted: new AsyncSeriesHook<[DeliveryStateRequest]>(['request']),
+    deliveryEnded: new AsyncSeriesHook<[DeliveryEndedRequest]>(['request']),
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
     reconciled: new SyncHook<[ReconcileEvent]>(['event']),

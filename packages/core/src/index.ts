@@ -43,6 +43,8 @@ export {
   type RunRequest,
   type RunResult,
   type DeliverRequest,
+  type DeliveryStateRequest,
+  type DeliveryEndedRequest,
   type RequestEvent,
   type RequestOutcome,
   type AttemptEvent,
@@ -86,6 +88,8 @@ export type {
   TokenUsage,
   ToolCallRecord,
   LineComment,
+  ReviewConclusion,
+  ReviewConclusionValue,
 } from './delivery.js';
 
 export {
@@ -129,7 +133,7 @@ export {
 } from './config/outbound-schema.js';
 
 // The shape of an agent's line comment (runners check what the agent wrote against it).
-export { lineCommentSchema } from './delivery-schema.js';
+export { lineCommentSchema, reviewConclusionSchema } from './delivery-schema.js';
 
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';

@@ -10,6 +10,7 @@ import {
   type NotRunStatus,
   type DeliveredStatus,
 } from './delivery.js';
+import { INTERRUPTED_ERROR } from './interrupted-attempts.js';
 import type { LifecycleEvent } from './lifecycle-events.js';
 import { lifecycleMessages } from './lifecycle-messages.js';
 import type { OutboundPlan } from './outbound-plan.js';
@@ -76,11 +77,7 @@ export class MemoryStore implements Store {
     for (const record of this.deliveries.values()) {
       if (record.status === 'running') {
         record.status = 'queued';
-        this.closeAttempt(
-          record,
-          Date.now(),
-          'interrupted: the gateway stopped during this attempt',
-        );
+        this.closeAttempt(record, Date.now(), INTERRUPTED_ERROR);
         count++;
       }
     }
@@ -176,6 +173,8 @@ export class MemoryStore implements Store {
       if (progress.agent !== undefined) record.agent = structuredClone(progress.agent);
       if (progress.lineComments !== undefined)
         record.lineComments = structuredClone(progress.lineComments);
+      if (progress.conclusion !== undefined)
+        record.conclusion = structuredClone(progress.conclusion);
     }
   }
 
@@ -255,6 +254,7 @@ export class MemoryStore implements Store {
     record.attempts = 0;
     record.answer = null;
     delete record.lineComments;
+    delete record.conclusion;
     record.lastError = null;
     record.finishedAt = null;
     record.nextAttemptAt = now;

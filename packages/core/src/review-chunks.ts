@@ -3,7 +3,7 @@
  * runner calls. Each chunk's answer goes under a heading naming its files; line comments are put
  * together; a chunk that answered `[SILENT]` adds nothing, and only all of them silent is silent.
  */
-import { isSilentAnswer, SILENT_ANSWER } from './delivery.js';
+import { isSilentAnswer, SILENT_ANSWER, type ReviewConclusion } from './delivery.js';
 import type { ReviewChunk, RunResult } from './hooks.js';
 
 /** Between the chunks' prompts in the journal's `prompt`. */
@@ -34,8 +34,24 @@ export function mergeChunkAnswers(
     parts.push(`${heading(chunk, index, chunks.length)}\n\n${result.answer.trim()}`);
   });
   const lineComments = results.flatMap((result) => result.lineComments ?? []);
+  const conclusion = worstConclusion(results.map((result) => result.conclusion));
   return {
     answer: parts.length > 0 ? parts.join('\n\n') : SILENT_ANSWER,
     ...(lineComments.length > 0 ? { lineComments } : {}),
+    ...(conclusion ? { conclusion } : {}),
   };
+}
+
+const SEVERITY = { success: 0, neutral: 1, failure: 2 } as const;
+
+/** The chunks' verdict: the most severe one given (one failing part fails the review). */
+function worstConclusion(
+  conclusions: readonly (ReviewConclusion | undefined)[],
+): ReviewConclusion | undefined {
+  let worst: ReviewConclusion | undefined;
+  for (const conclusion of conclusions) {
+    if (conclusion && (!worst || SEVERITY[conclusion.value] > SEVERITY[worst.value]))
+      worst = conclusion;
+  }
+  return worst;
 }

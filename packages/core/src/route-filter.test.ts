@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeIgnoreReason } from './route-filter.js';
+import { routeIgnoreReason, routeVerdict } from './route-filter.js';
 
 const route = (
   over: Partial<{
@@ -95,6 +95,25 @@ describe('routeIgnoreReason', () => {
       }),
     ).toBe('filter');
     expect(reasonOf(notDraft, 'push', null, {})).toBeUndefined();
+  });
+
+  // Hermes Agent's webhook intake tests, `TestFilterAuthority.
+  // test_pathological_regex_is_timed_out_outside_the_gateway_process`: the same filter and
+  // payload, and the same expectation (no match). Its `elapsed < 1.0 s` becomes the verdict
+  // that the search was stopped at the limit (no timing assertions here); a search that was
+  // not stopped would outlast this test's timeout.
+  it('test_pathological_regex_is_timed_out_outside_the_gateway_process', () => {
+    const pathological = route({ filters: { field: 'value', regex: '(a+)+$' } });
+    const input = {
+      event: 'push',
+      action: null,
+      payload: { value: 'a'.repeat(50_000) + '!' },
+      headers: {},
+    };
+    const verdict = routeVerdict(pathological, input);
+    expect(verdict.reason).toBe('filter');
+    expect(verdict.filters?.timedOut).toEqual([{ key: 'filters.regex', field: 'value' }]);
+    expect(routeIgnoreReason(pathological, input)).toBe('filter');
   });
 
   describe('comments', () => {

@@ -43,9 +43,22 @@ export { PluginError, PluginNotInstalledError } from './errors.js';
 export { inFileWarnings, storeProblems } from './startup-checks.js';
 
 // A route's rules on one payload without a gateway (`filters test`).
-export { explainFilters, inFilePaths, type ClauseVerdict } from './filter-verdict.js';
+export {
+  evaluateFilters,
+  explainFilters,
+  inFilePaths,
+  type ClauseVerdict,
+  type FilterEvaluation,
+  type TimedOutFilter,
+} from './filter-verdict.js';
+export { FILTER_REGEX_TIMEOUT_MS } from './filter-regex-limit.js';
 export { InFileLists } from './in-file-lists.js';
-export { routeIgnoreReason, type IgnoreReason } from './route-filter.js';
+export {
+  routeIgnoreReason,
+  routeVerdict,
+  type IgnoreReason,
+  type RouteVerdict,
+} from './route-filter.js';
 export { eventTypeOf } from './headers.js';
 export { payloadAction } from './delivery.js';
 

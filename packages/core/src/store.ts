@@ -8,6 +8,7 @@ import type {
   DeliveryRecord,
   DeliveryStatus,
   LineComment,
+  ReviewConclusion,
   NewDelivery,
   NotRunStatus,
 } from './delivery.js';
@@ -67,6 +68,7 @@ export interface DeliveryProgress {
   answer?: string;
   agent?: AgentAccounting;
   lineComments?: LineComment[];
+  conclusion?: ReviewConclusion;
 }
 
 /**
@@ -112,8 +114,8 @@ export interface Store {
    */
   markRunning(id: string, now: number): Promise<DeliveryRecord | undefined>;
   /**
-   * Keeps what an attempt produced so far (prompt, answer, accounting, line comments) without
-   * ending it. A replay drops the answer and its line comments together.
+   * Keeps what an attempt produced so far (prompt, answer, accounting, line comments, conclusion)
+   * without ending it. A replay drops the answer, its line comments and conclusion together.
    */
   saveProgress(id: string, progress: DeliveryProgress): Promise<void>;
   /** Records a failed attempt and queues the delivery again for `nextAttemptAt`. */

@@ -14,6 +14,7 @@ import {
 } from '@webhook-gateway/core';
 import type { AppPermissions } from './app-client.js';
 import type { AppSessions } from './app-session.js';
+import { checkIsOn } from './check-output.js';
 import { forgeHostOf } from './forge-cli.js';
 import type { ForgeSettings } from './settings.js';
 import { FORGE_REVIEW_TARGET, FORGE_TARGET } from './target-names.js';
@@ -22,7 +23,7 @@ import { FORGE_REVIEW_TARGET, FORGE_TARGET } from './target-names.js';
  * What a route's token may do: read the code always (the agent reads it); write pull requests
  * where the route comments or reviews, read them where its template names a review value (the
  * prepared diff); write issues where comments go through the issues API (the living comment,
- * `mode: update`).
+ * `mode: update`); write checks where the route shows its review as a check run.
  */
 function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra' | 'prompt'>) {
   const permissions: Record<string, 'read' | 'write'> = { contents: 'read' };
@@ -34,6 +35,10 @@ function routePermissions(routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_ex
   const mode = routeConfig.deliver_extra.mode;
   const mayUpdate = mode === 'update' || (typeof mode === 'string' && mode.includes('{'));
   if (routeConfig.deliver === FORGE_TARGET && mayUpdate) permissions.issues = 'write';
+  // `deliver_extra.check: true`: the review's check run on the head commit.
+  const commentsOnPulls =
+    routeConfig.deliver === FORGE_TARGET || routeConfig.deliver === FORGE_REVIEW_TARGET;
+  if (commentsOnPulls && checkIsOn(routeConfig.deliver_extra)) permissions.checks = 'write';
   return permissions satisfies AppPermissions;
 }
 

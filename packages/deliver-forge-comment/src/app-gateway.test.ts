@@ -6,8 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { JsonObject } from '@webhook-gateway/core';
+import { lookupPath, type JsonObject } from '@webhook-gateway/core';
 import { createLogger } from '@webhook-gateway/core/runtime';
+import { sampleDelivery } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commentMarker } from './living-comment.js';
 import { appKeyPair, writeAppKey } from './test-support/app-key.js';
@@ -43,6 +44,14 @@ afterAll(async () => {
 const gh = useGhGateway({
   certFile: () => forge.certFile,
   answer: (request) => `reviewed ${request.delivery.deliveryId}`,
+  // Line comments for the one repository whose test reads them: one on the diff, one off it.
+  lineComments: (request) =>
+    lookupPath(request.delivery.payload, 'repository.full_name') === 'acme/epsilon'
+      ? [
+          { path: 'src/a.ts', line: 2, body: 'b is unused' },
+          { path: 'src/a.ts', line: 40, body: 'too long' },
+        ]
+      : [],
 });
 beforeEach(() => {
   forge.app?.exchanges.splice(0);
@@ -154,6 +163,95 @@ describe('a gateway installed as a GitHub App', () => {
     expect(record).toMatchObject({ status: 'delivered' });
     expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
       { ...COMMENT_PERMISSIONS, issues: 'write' },
+    ]);
+  });
+
+  it('shows the review as a check run on the head commit with deliver_extra.check, asking checks: write', async () => {
+    const url = await startGateway({ deliver_extra: { check: true } });
+    await post(url, 'pull_request', pullRequestOn('acme/gamma'));
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.app?.exchanges.map((e) => e.permissions)).toEqual([
+      { ...COMMENT_PERMISSIONS, checks: 'write' },
+    ]);
+    const runs = forge.checks.runs().filter((run) => run.repo === 'acme/gamma');
+    // Created in progress when the attempt started, completed when the comment was out.
+    expect(runs).toMatchObject([
+      {
+        name: 'webhook-gateway/app',
+        head_sha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821',
+        status: 'completed',
+        conclusion: 'neutral',
+        external_id: record?.id,
+        output: { title: 'Reviewed' },
+      },
+    ]);
+    expect(runs[0]?.output.summary).toContain(`reviewed ${record?.deliveryId ?? ''}`);
+    const calls = forge.requests.filter((r) => r.includes('/repos/acme/gamma/check-runs'));
+    expect(calls).toEqual([
+      'POST /api/v3/repos/acme/gamma/check-runs',
+      `PATCH /api/v3/repos/acme/gamma/check-runs/${runs[0]?.id ?? 0}`,
+    ]);
+  });
+
+  it('a forge_review check annotates the comments the review put on lines, and lists the others in its summary', async () => {
+    forge.setDiff('acme/epsilon', 2, [
+      { filename: 'src/a.ts', patch: '@@ -1,1 +1,2 @@\n a\n+b', lines: [1, 2] },
+    ]);
+    const url = await startGateway({ deliver: 'forge_review', deliver_extra: { check: true } });
+    await post(url, 'pull_request', pullRequestOn('acme/epsilon'));
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ status: 'delivered' });
+    expect(forge.reviews('acme/epsilon', 2)[0]?.comments.map((c) => c.line)).toEqual([2]);
+    const [run, ...others] = forge.checks.runs().filter((r) => r.repo === 'acme/epsilon');
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(run?.output.title).toBe('Reviewed (2 comments)');
+    expect(run?.annotations.map((a) => [a.start_line, a.message])).toEqual([[2, 'b is unused']]);
+    expect(run?.output.summary).toContain('- `src/a.ts:40` — too long');
+  });
+
+  it('at start-up, fails the check of an attempt that died with the gateway, then reviews again under a new one', async () => {
+    const payload = pullRequestOn('acme/delta');
+    const accepted = await gh.store.accept(
+      sampleDelivery({
+        route: 'app',
+        deliveryId: 'died-mid-run',
+        payload,
+        orderKey: 'app|acme/delta|2',
+        maxAttempts: 2,
+      }),
+      3_600_000,
+    );
+    if (!accepted.accepted) throw new Error('not accepted');
+    const id = accepted.record.id;
+    // What the gateway that died left: the row running, its check run in progress.
+    await gh.store.markRunning(id, Date.now());
+    const sha = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+    const dead = forge.checks.addRun({
+      repo: 'acme/delta',
+      name: 'webhook-gateway/app',
+      head_sha: sha,
+      status: 'in_progress',
+      conclusion: null,
+      external_id: id,
+      details_url: null,
+      output: { title: 'Review in progress', summary: 'attempt 1' },
+    });
+    await startGateway({ deliver_extra: { check: true } });
+    const [record] = await gh.finished(1);
+    expect(record).toMatchObject({ id, status: 'delivered', attempts: 2 });
+    expect(dead).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: 'The review failed' },
+    });
+    expect(dead.output.summary).toContain('interrupted: the gateway stopped during this attempt');
+    // The attempt that ran after the restart showed its own progress and ended it.
+    const runs = forge.checks.runs().filter((run) => run.repo === 'acme/delta');
+    expect(runs.map((run) => [run.id === dead.id, run.status, run.conclusion])).toEqual([
+      [true, 'completed', 'failure'],
+      [false, 'completed', 'neutral'],
     ]);
   });
 

@@ -39,7 +39,7 @@ function isUnprocessable(outcome: CliOutcome): boolean {
 }
 
 /** The new-file lines the pull request's diff shows, per path (`GET …/pulls/{n}/files`). */
-async function diffLines(
+export async function diffLines(
   gh: CliApiContext,
   { repo, prNumber }: ForgePullRequest,
 ): Promise<Map<string, Set<number>>> {

@@ -204,6 +204,25 @@ describe('the forge review context through gh', () => {
     });
   });
 
+  it('gives the run details (deliver_extra.details) the range read and the files left out', async () => {
+    const pull: FakePull = { number: 1, base, head };
+    api.setPull('octo/review', pull);
+    const gw = await start(ALL_VALUES, { deliver_extra: { details: true } });
+    expect(await gw.post(PULL_REQUEST, pullRequestEvent(pull))).toBe(202);
+    const record = await gw.finished();
+    const details = (record.answer ?? '').slice((record.answer ?? '').indexOf('<details>'));
+    expect(details).toContain(
+      `| Reviewed | ${base.slice(0, 7)}..${head.slice(0, 7)} (the whole pull request) |`,
+    );
+    expect(details).toContain(
+      '| Skipped files | `dist/bundle.js`, `docs/generated/api.md`, `logo.png`, `package-lock.json` |',
+    );
+    // The echo runner counts nothing: its name stands for the model.
+    expect(details).toContain('| Model | echo |');
+    expect(details).toContain(`| Delivery | \`${record.deliveryId}\` |`);
+    expect(details.endsWith('</details>')).toBe(true);
+  });
+
   it('fetches only what the template names', async () => {
     const pull: FakePull = { number: 2, base, head };
     api.setPull('octo/review', pull);

@@ -7,14 +7,17 @@ import {
   lazyTap,
   lookupPath,
   settingsIn,
+  type DeliverRequest,
   type FilterRequest,
   type FilterVerdict,
   type GatewayConfig,
+  type LineComment,
 } from '@webhook-gateway/core';
 import { platformsToAsk } from './accounts-to-ask.js';
 import type { AppSessions } from './app-session.js';
 import type { BaseFiles } from './base-files.js';
 import { installationEvent } from './installation-events.js';
+import { checkSettingProblems } from './check-settings.js';
 import { commentModeProblems } from './living-comment.js';
 import type { PermissionCache } from './permission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema, type ForgeSettings } from './settings.js';
@@ -45,7 +48,15 @@ const forgeCommentPlugin = definePlugin({
     targets: [FORGE_TARGET, FORGE_REVIEW_TARGET, ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET],
   },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
-  check: (config) => commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
+  check: (config) => [
+    ...commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
+    ...checkSettingProblems(config, [
+      FORGE_TARGET,
+      FORGE_REVIEW_TARGET,
+      ALTFORGE_TARGET,
+      ALTFORGE_REVIEW_TARGET,
+    ]),
+  ],
   async setup({ hooks, config, serving, log, home }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
     const settings = (config: GatewayConfig) => settingsIn(forgeCommentPlugin, config);
@@ -140,24 +151,73 @@ const forgeCommentPlugin = definePlugin({
       const { client } = appSessions.get(forge.app, forge);
       return `${(await client.identity()).slug}[bot]`;
     };
-    hooks.deliver.for(FORGE_TARGET).tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) => {
-      const { forge } = settings(request.config);
-      return deliverForgeComment(request, forge, forge.app ? appBot(forge) : undefined);
+    // `deliver_extra.check: true`: the review's state on the forge (a check run or a commit
+    // status), in progress from the attempt's start until the review is out or has failed.
+    // Asked before loading anything: a gateway with no check never loads the check's code.
+    const asksCheck = (deliverExtra: Record<string, unknown>) => deliverExtra.check === true;
+    hooks.attemptStarted.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if (!asksCheck(request.routeConfig.deliver_extra)) return;
+      const { routeShowsCheck, startCheck } = await import('./review-check.js');
+      if (routeShowsCheck(request.routeConfig)) {
+        await startCheck(request, settings(request.config));
+      }
     });
+    hooks.deliveryEnded.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if (!asksCheck(request.routeConfig.deliver_extra)) return;
+      const { routeShowsCheck, endCheckWithoutReview } = await import('./review-check.js');
+      if (routeShowsCheck(request.routeConfig)) {
+        await endCheckWithoutReview(request, settings(request.config));
+      }
+    });
+    /** Ends the check of a delivered review; `placed` says which comments sit on their lines. */
+    const endCheck = async (
+      request: DeliverRequest,
+      placed: (comments: readonly LineComment[]) => Promise<readonly LineComment[]>,
+    ): Promise<void> => {
+      if (!asksCheck(request.extra)) return;
+      const { endCheckAfterReview } = await import('./review-check.js');
+      await endCheckAfterReview(request, settings(request.config), placed);
+    };
+    /** Of a forge target's comments, those on lines the diff shows (asked only with the App). */
+    const inForgeDiff = (request: DeliverRequest) => async (comments: readonly LineComment[]) => {
+      const [{ commentsInDiff }, { subjectForDelivery }] = await Promise.all([
+        import('./forge-check.js'),
+        import('./review-check.js'),
+      ]);
+      return commentsInDiff(subjectForDelivery(request), settings(request.config).forge, comments);
+    };
+    const allPlaced = async (comments: readonly LineComment[]) => comments;
+    hooks.deliver
+      .for(FORGE_TARGET)
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        const { forge } = settings(request.config);
+        await deliverForgeComment(request, forge, forge.app ? appBot(forge) : undefined);
+        await endCheck(request, inForgeDiff(request));
+      });
     hooks.deliver
       .for(FORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
-        await deliverForgeReview(request, settings(request.config).forge);
+        const outcome = await deliverForgeReview(request, settings(request.config).forge);
+        // The review placed them all, or none; else the diff says which it placed.
+        await endCheck(request, async (comments) =>
+          outcome.moved === 0
+            ? comments
+            : outcome.onLines === 0
+              ? []
+              : inForgeDiff(request)(comments),
+        );
       });
     hooks.deliver
       .for(ALTFORGE_TARGET)
-      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (request) =>
-        deliverAltforgeComment(request, settings(request.config).altforge),
-      );
+      .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+        await deliverAltforgeComment(request, settings(request.config).altforge);
+        await endCheck(request, allPlaced);
+      });
     hooks.deliver
       .for(ALTFORGE_REVIEW_TARGET)
       .tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
         await deliverAltforgeReview(request, settings(request.config).altforge);
+        await endCheck(request, allPlaced);
       });
 
     return {

@@ -29,7 +29,7 @@ import { altforgeReviewSource } from './altforge-review-source.js';
 import type { BaseFiles } from './base-files.js';
 import { isForgeRepoName } from './forge-target.js';
 import { forgeReviewSource } from './forge-review-source.js';
-import type { DiffRead, ReviewSource } from './review-source.js';
+import { shortSha, type DiffRead, type ReviewSource } from './review-source.js';
 import { diffStatsText, NONE, skippedFilesText } from './review-text.js';
 import type { AltforgeSettings, ForgeSettings } from './settings.js';
 
@@ -165,6 +165,8 @@ export async function prepareReviewContext(
   let footerSkipped: Parameters<typeof reviewFooter>[0]['skipped'] = [];
   let diffProblem: string | undefined;
   let chunks: ReviewChunk[] | undefined;
+  // For the run details (`deliver_extra.details`): what the diff covered, and what it left out.
+  let covered: { range: string; skippedFiles: string[] } | undefined;
   if (diff && attributes) {
     const read = unwrap(await diff);
     const gitattributes = await attributes;
@@ -192,6 +194,13 @@ export async function prepareReviewContext(
       skippedFiles: skipped.length,
     };
     diffProblem = read.problem;
+    covered = {
+      // An incremental diff names its own range (since the last reviewed head).
+      range: request.since
+        ? read.range
+        : `${shortSha(pull.baseSha)}..${shortSha(pull.headSha)} (${read.range})`,
+      skippedFiles: skipped.map((file) => file.path),
+    };
     if (wanted.has('diff')) {
       values.diff = diffValue(read, pruned.text);
       footerSkipped = skipped;
@@ -246,5 +255,10 @@ export async function prepareReviewContext(
     configFile: review.repo_config,
     diffProblem: wanted.has('diff') ? diffProblem : undefined,
   });
-  return { values, ...(chunks ? { chunks } : {}), ...(footer === '' ? {} : { footer }) };
+  return {
+    values,
+    ...(chunks ? { chunks } : {}),
+    ...(footer === '' ? {} : { footer }),
+    ...(covered ?? {}),
+  };
 }

@@ -16,6 +16,7 @@ import {
   attemptLogSchema,
   lineCommentsSchema,
   jsonTextSchema,
+  reviewConclusionSchema,
 } from '@webhook-gateway/core/store-kit';
 import { z } from 'zod';
 import type { SubscriptionRow } from './statements.js';
@@ -204,6 +205,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 8 have no column; NULL is a run without line comments.
     if (row.line_comments !== undefined && row.line_comments !== null)
       record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
+    // Rows from before schema version 14 have no column; NULL is a run without a verdict.
+    if (row.conclusion !== undefined && row.conclusion !== null)
+      record.conclusion = c.jsonSchema('conclusion', reviewConclusionSchema);
     // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
     const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
     if (coalesced !== null) record.coalesced = coalesced;

@@ -326,6 +326,11 @@ const outboxTable: Migration = (db) => {
   `);
 };
 
+/** The agent's verdict on a review (`{"value","reason"}` JSON), NULL when it gave none. */
+const conclusionColumn: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN conclusion TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -341,6 +346,7 @@ export const migrations: readonly Migration[] = [
   skippedStatus,
   coalesceColumns,
   outboxTable,
+  conclusionColumn,
 ];
 
 /** The schema version this code writes. */

@@ -250,6 +250,11 @@ const adminSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65_535).default(8645),
   token: z.string().min(1).optional(),
+  /**
+   * Where people reach the dashboard (`https://gateway.example.com`): a review's commit status
+   * links to its delivery's page there. Unset: no link.
+   */
+  public_url: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {

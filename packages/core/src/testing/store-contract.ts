@@ -212,6 +212,22 @@ const readChecks = [
     },
   ),
 
+  check("keeps the agent's conclusion next to its answer, until a replay", async (c) => {
+    const record = await c.acceptNew();
+    const plain = await c.acceptNew();
+    const conclusion = { value: 'failure' as const, reason: 'a leaked key in «config.ts»' };
+    await c.store.saveProgress(record.id, { answer: 'One problem.', conclusion });
+    await c.store.saveProgress(plain.id, { answer: 'Fine.' });
+    assertFields(await c.store.get(record.id), { answer: 'One problem.', conclusion });
+    await c.store.saveProgress(record.id, { prompt: 'Review' });
+    assertFields(await c.store.get(record.id), { conclusion });
+    assert.equal((await c.store.get(plain.id))?.conclusion, undefined);
+    await c.store.markFailed(record.id, 'boom', c.t0 + 2);
+    const replayed = await c.store.replay(record.id, c.t0 + 100);
+    assert.equal(replayed?.conclusion, undefined);
+    assert.equal((await c.store.get(record.id))?.conclusion, undefined);
+  }),
+
   check(
     'keeps the auth scheme that verified a delivery, and none for an unverified one',
     async (c) => {

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
+import { createFakeForgeChecks, type FakeForgeChecks } from './fake-forge-checks.js';
 import { createFakeRepositories, type FakePull } from './fake-forge-repository.js';
 
 /** A comment's author as the forge shows it: who the call's token belongs to. */
@@ -107,6 +108,8 @@ export interface FakeForgeApi {
   setPull(repo: string, pull: FakePull): void;
   /** The App's side, when started with `app`. */
   app: FakeApp | undefined;
+  /** Check runs and commit statuses (`fake-forge-checks.ts`). */
+  checks: FakeForgeChecks;
   /** `https://127.0.0.1:<port>/api/v3`: what `platforms.forge.api_url` names. */
   apiUrl: string;
   close(): Promise<void>;
@@ -130,6 +133,8 @@ function permissionNeeded(method: string, pathname: string, text: string): strin
     return text.includes('addComment(') ? ['pull_requests'] : undefined;
   }
   if (method === 'GET') return undefined;
+  if (pathname.includes('/check-runs')) return ['checks'];
+  if (pathname.includes('/statuses/')) return ['statuses'];
   // Comments through the issues API, as the forge asks of an App: issues or pull requests.
   if (pathname.includes('/issues/')) return ['issues'];
   return ['pull_requests'];
@@ -175,6 +180,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   const reads: FakeRead[] = [];
   const repositories = createFakeRepositories();
   let nextId = 1000;
+  const checks = createFakeForgeChecks(() => nextId++);
   const list = (key: string): FakeComment[] => {
     let found = byPull.get(key);
     if (!found) byPull.set(key, (found = []));
@@ -245,6 +251,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       });
       author = { login: `${app?.slug ?? ''}[bot]`, type: 'Bot' };
     }
+    if (checks.handle(method, url, text, send)) return;
     if (repositories.handle(req, url, res, paged)) return;
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
       const { query, variables } = graphqlSchema.parse(JSON.parse(text));
@@ -363,6 +370,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
     setRepository: (repo, dir) => repositories.setRepository(repo, dir),
     setPull: (repo, pull) => repositories.setPull(repo, pull),
     app,
+    checks,
     apiUrl: `https://127.0.0.1:${address.port}/api/v3`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

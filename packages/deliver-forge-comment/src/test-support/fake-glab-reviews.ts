@@ -18,10 +18,21 @@ export interface FakeMergeRequest {
   lines: Record<string, number[]>;
 }
 
+/** A commit status as `POST projects/:id/statuses/:sha` kept it. */
+interface FakeCommitStatus {
+  sha: string;
+  state: string;
+  name: string;
+  description?: string;
+  target_url?: string;
+}
+
 /** What the fake keeps of one merge request. */
 interface FakeMergeRequestState {
   discussions: { body: string; position: Record<string, unknown> }[];
   notes: string[];
+  /** Commit statuses of the project, oldest first. */
+  statuses: FakeCommitStatus[];
 }
 
 export interface FakeGlabReviews {
@@ -61,7 +72,23 @@ process.stdin.on('end', () => {
     return process.stdout.write('https://altforge.example/note/' + state.notes.length + '\\n');
   }
   if (argv[0] === 'api' && argv[1] === api && argv.length === 2) {
-    return process.stdout.write(JSON.stringify({ iid: mr.iid, diff_refs: mr.diffRefs }));
+    return process.stdout.write(
+      JSON.stringify({ iid: mr.iid, sha: mr.diffRefs.head_sha, diff_refs: mr.diffRefs }),
+    );
+  }
+  const statusPrefix = 'api --method POST projects/' + encodeURIComponent(mr.path) + '/statuses/';
+  const statusSuffix = ' --header Content-Type: application/json --input -';
+  const call = argv.join(' ');
+  if (call.startsWith(statusPrefix) && call.endsWith(statusSuffix)) {
+    const sha = call.slice(statusPrefix.length, call.length - statusSuffix.length);
+    const status = JSON.parse(stdin);
+    const states = ['pending', 'running', 'success', 'failed', 'canceled'];
+    if (!states.includes(status.state) || typeof status.name !== 'string') {
+      return fail('glab: 400 Bad request - state is invalid (HTTP 400)');
+    }
+    state.statuses.push({ sha, ...status });
+    save();
+    return process.stdout.write(JSON.stringify({ id: state.statuses.length, status: status.state }));
   }
   const discussions = argv.join(' ') ===
     'api --method POST ' + api + '/discussions --header Content-Type: application/json --input -';
@@ -88,7 +115,10 @@ export function createFakeGlabReviews(mergeRequest: FakeMergeRequest): FakeGlabR
   const file = path.join(dir, 'glab');
   fs.writeFileSync(file, script(dir), { mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'merge-request.json'), JSON.stringify(mergeRequest));
-  fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ discussions: [], notes: [] }));
+  fs.writeFileSync(
+    path.join(dir, 'state.json'),
+    JSON.stringify({ discussions: [], notes: [], statuses: [] }),
+  );
   const read = (name: string): string => fs.readFileSync(path.join(dir, name), 'utf8');
   return {
     path: file,

@@ -11,6 +11,7 @@ import {
   parseConfig,
   silentLogger,
   type DeliveryRecord,
+  type LineComment,
   type Logger,
   type RunRequest,
 } from '@webhook-gateway/core';
@@ -51,13 +52,19 @@ export interface GhGateway {
 export function useGhGateway(options: {
   certFile: () => string;
   answer: (request: RunRequest) => string;
+  /** The runner's line comments next to its answer (none unless given). */
+  lineComments?: (request: RunRequest) => LineComment[];
 }): GhGateway {
   const runner = definePlugin({
     name: 'test-echo-runner',
     setup({ hooks }) {
-      hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => ({
-        answer: options.answer(request),
-      }));
+      hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => {
+        const lineComments = options.lineComments?.(request) ?? [];
+        return {
+          answer: options.answer(request),
+          ...(lineComments.length > 0 ? { lineComments } : {}),
+        };
+      });
     },
   });
   let home = '';

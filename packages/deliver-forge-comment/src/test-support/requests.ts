@@ -11,6 +11,7 @@ import {
   type DeliveryRecord,
   type JsonObject,
   type LineComment,
+  type ReviewConclusion,
 } from '@webhook-gateway/core';
 import { routeSchema } from '@webhook-gateway/core/runtime';
 
@@ -37,6 +38,7 @@ export interface RequestOptions {
   /** The summary; the worker hands it on with the line comments after it as text. */
   answer?: string;
   lineComments?: LineComment[];
+  conclusion?: ReviewConclusion;
   signal?: AbortSignal;
 }
 
@@ -80,6 +82,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     answer: answerWithLineComments(summary, lineComments),
     summary,
     lineComments,
+    conclusion: options.conclusion ?? { value: 'neutral' },
     delivery,
     routeConfig,
     extra: renderDeliverExtra(deliverExtra, options.payload),

@@ -62,6 +62,7 @@ export function deliverRequest(options: {
     answer: answerWithLineComments(options.answer, lineComments),
     summary: options.answer,
     lineComments,
+    conclusion: { value: 'neutral' },
     delivery: options.delivery ?? fakeDelivery(),
     routeConfig: {
       events: [],

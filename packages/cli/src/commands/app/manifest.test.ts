@@ -22,6 +22,7 @@ describe('appManifest', () => {
         contents: 'read',
         pull_requests: 'write',
         issues: 'write',
+        checks: 'write',
         metadata: 'read',
       },
     });

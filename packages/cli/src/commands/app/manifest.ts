@@ -16,6 +16,8 @@ const APP_PERMISSIONS = {
   contents: 'read',
   pull_requests: 'write',
   issues: 'write',
+  // `deliver_extra.check: true`: the review's check run on the head commit.
+  checks: 'write',
   metadata: 'read',
 } as const;
 

@@ -39,6 +39,14 @@ describe('formatDeliveryDetail', () => {
     ).toBe(true);
   });
 
+  it("shows the agent's conclusion last, with its reason", () => {
+    const text = formatDeliveryDetail(
+      testRecord({ conclusion: { value: 'failure', reason: 'a leaked key' } }),
+    );
+    expect(text.endsWith('conclusion\n  failure: a leaked key')).toBe(true);
+    expect(formatDeliveryDetail(testRecord())).not.toContain('conclusion');
+  });
+
   it('shows the agent accounting: model, turns, tool calls and tokens', () => {
     const text = formatDeliveryDetail(
       testRecord({

@@ -1,12 +1,13 @@
 /**
- * The human output of `deliveries show`: fields, headers, attempts, agent, prompt, answer and line
- * comments.
+ * The human output of `deliveries show`: fields, headers, attempts, agent, prompt, answer, line
+ * comments and the agent's conclusion.
  */
 import {
   promptTokenSplit,
   type AgentAccounting,
   type DeliveryRecord,
   type LineComment,
+  type ReviewConclusion,
 } from '@webhook-gateway/core';
 import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
@@ -151,6 +152,13 @@ ${indentLines(textBlock(comment.body))}`,
   return `line comments (${comments.length})\n${blocks.join('\n')}`;
 }
 
+/** The agent's verdict (`success: why`); nothing when it gave none. */
+function conclusionSection(conclusion: ReviewConclusion | undefined): string | undefined {
+  if (conclusion === undefined) return undefined;
+  const reason = conclusion.reason === undefined ? '' : `: ${conclusion.reason}`;
+  return `conclusion\n  ${printable(`${conclusion.value}${reason}`)}`;
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
 export function formatDeliveryDetail(record: DeliveryRecord): string {
   const sections = [
@@ -161,6 +169,7 @@ export function formatDeliveryDetail(record: DeliveryRecord): string {
     `prompt\n${textBlock(record.prompt)}`,
     `answer\n${textBlock(record.answer)}`,
     lineCommentsSection(record.lineComments),
+    conclusionSection(record.conclusion),
   ];
   return sections.filter((section) => section !== undefined).join('\n\n');
 }

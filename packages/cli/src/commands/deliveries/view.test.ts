@@ -55,6 +55,12 @@ describe('deliveryDetail', () => {
     expect(deliveryDetail(testRecord({ lineComments })).lineComments).toEqual(lineComments);
   });
 
+  it("carries the agent's conclusion, null when it gave none", () => {
+    const conclusion = { value: 'success' as const };
+    expect(deliveryDetail(testRecord({ conclusion })).conclusion).toEqual(conclusion);
+    expect(deliveryDetail(testRecord()).conclusion).toBeNull();
+  });
+
   it('has a next attempt time only while queued', () => {
     expect(deliveryDetail(testRecord()).nextAttemptAt).toBeNull();
     expect(deliveryDetail(testRecord({ status: 'queued', finishedAt: null })).nextAttemptAt).toBe(

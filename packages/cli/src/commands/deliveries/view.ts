@@ -8,6 +8,7 @@ import type {
   DeliveryRecord,
   DeliveryStatus,
   LineComment,
+  ReviewConclusion,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
@@ -60,6 +61,8 @@ export interface DeliveryDetail extends DeliverySummary {
   answer: string | null;
   /** The agent's remarks on lines of the pull or merge request (empty when it made none). */
   lineComments: LineComment[];
+  /** The agent's verdict on the review (a check's conclusion); null when it gave none. */
+  conclusion: ReviewConclusion | null;
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
 }
@@ -98,6 +101,7 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
     prompt: record.prompt,
     answer: record.answer,
     lineComments: record.lineComments ?? [],
+    conclusion: record.conclusion ?? null,
     attemptLog: record.attemptLog.map((attempt) => ({
       attempt: attempt.attempt,
       startedAt: new Date(attempt.startedAt).toISOString(),

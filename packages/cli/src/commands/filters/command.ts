@@ -9,12 +9,12 @@ import { CommanderError, Option, type Command } from 'commander';
 import { errorMessage } from '@webhook-gateway/core';
 import {
   InFileLists,
+  evaluateFilters,
   eventTypeOf,
-  explainFilters,
   inFilePaths,
   inFileWarnings,
   payloadAction,
-  routeIgnoreReason,
+  routeVerdict,
 } from '@webhook-gateway/core/runtime';
 import { z } from 'zod';
 import { loadContext } from '../../context.js';
@@ -78,15 +78,19 @@ async function testFilters(file: string, raw: unknown): Promise<void> {
   await lists.refresh(inFilePaths(route.filters));
   const values = (relative: string) => lists.values(relative);
   const input = { event, action, payload, headers };
-  const clauses = explainFilters(route.filters, input, values);
-  const reason = routeIgnoreReason(route, input, values);
+  // Evaluated once: the regexes' time limit is the receiver's, spent once.
+  const evaluation = evaluateFilters(route.filters, input, values);
+  const { clauses, timedOut } = evaluation;
+  const { reason } = routeVerdict(route, input, values, evaluation);
   const answer: RouteAnswer = reason ? { status: 'ignored', reason } : { status: 'accepted' };
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ route: options.route, event, action, clauses, answer }, null, 2)}\n`,
+      `${JSON.stringify({ route: options.route, event, action, clauses, timedOut, answer }, null, 2)}\n`,
     );
   } else {
-    process.stdout.write(`${formatVerdict(options.route, event, action, clauses, answer)}\n`);
+    process.stdout.write(
+      `${formatVerdict(options.route, event, action, clauses, answer, timedOut)}\n`,
+    );
   }
 }
 

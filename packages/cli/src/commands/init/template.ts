@@ -105,6 +105,8 @@ platforms:
           # (needs \`gh\` logged in; mode: new posts a comment per review instead):
           # deliver: forge_comment
           # deliver_extra: { mode: update }
+          # (add check: true to deliver_extra for a check or commit status that gates the merge,
+          # details: true for the run's model, tokens, cost and range under the answer)
           # Or one review per push with comments on the changed lines (the agent's line
           # comments):
           # deliver: forge_review
@@ -139,6 +141,7 @@ platforms:
           # \`glab\` logged in):
           # deliver: altforge_comment
           # deliver_extra: { mode: update }
+          # (check: true and details: true work here too)
           # Or discussions on the changed lines (the agent's line comments):
           # deliver: altforge_review
 
