@@ -1,97 +1,101 @@
 /**
- * `deliver_extra.check: true` on Bitbucket Cloud: a build status
+ * `deliver_extra.check: true` on Bitbucket Cloud: the review's check as a build status
  * (`POST …/commit/{node}/statuses/build`) on the pull request's head commit, key
- * `webhook-gateway/<route>`, linking to the pull request. When to set which state is shared with
- * the other REST forges (`deliver-forge-comment/comments`): `INPROGRESS` as an attempt starts and
- * the delivery's end from the plugin's hooks (`setBitbucketCheck`), `SUCCESSFUL` from the target
- * once the answer is posted (`withBuildStatus`).
+ * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
+ * set, else to the pull request (Bitbucket requires a link). What to say when is
+ * `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when an attempt starts and the
+ * end of a delivery without its review, from the plugin's hooks (`setBitbucketCheck`); the
+ * conclusion once the review is posted, from the target (`withBuildStatus`).
  */
 import {
   errorMessage,
+  renderDeliverExtra,
   type DeliverRequest,
-  type JsonObject,
-  type Logger,
+  type DeliveryStateRequest,
+  type LineComment,
 } from '@webhook-gateway/core';
 import {
-  statusContext,
+  checkName,
+  dashboardPage,
   withCheckStatus,
-  type CheckState,
+  type CheckStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { bitbucketApi, type BitbucketApi, type BitbucketBuildStatus } from './bitbucket-api.js';
 import { resolveBitbucketPullRequest, type BitbucketPullRequest } from './pull-request.js';
 import { bitbucketConnection, type BitbucketSettings } from './settings.js';
 
-const STATES: Record<CheckState, BitbucketBuildStatus['state']> = {
+const STATES: Record<CheckStatus['state'], BitbucketBuildStatus['state']> = {
   pending: 'INPROGRESS',
   success: 'SUCCESSFUL',
   failure: 'FAILED',
 };
 
-/** The build status of `state` on the pull request's head commit. */
+/** The build status of `status` for the delivery, on the pull request's head commit. */
 function buildStatus(
-  route: string,
+  request: Pick<DeliverRequest, 'config'> & { delivery: { id: string; route: string } },
   pullRequest: BitbucketPullRequest,
-  state: CheckState,
-  description: string,
+  status: CheckStatus,
 ): BitbucketBuildStatus {
-  const key = statusContext(route);
+  const key = checkName(request.delivery.route);
   const { repo, id } = pullRequest;
-  // Bitbucket requires a link: the pull request's page, as the payload gives it.
-  const url = pullRequest.url ?? `https://bitbucket.org/${repo}/pull-requests/${id}`;
-  return { key, name: key, state: STATES[state], url, description };
+  const url =
+    dashboardPage(request.config.platforms.webhook.extra.admin?.public_url, request.delivery.id) ??
+    pullRequest.url ??
+    `https://bitbucket.org/${repo}/pull-requests/${id}`;
+  return { key, name: key, state: STATES[status.state], url, description: status.description };
 }
 
-/** Runs `post`; with `check: true`, then sets the head commit's build status. */
+/** Runs `post`; with `check: true`, then ends the check with the agent's conclusion. */
 export function withBuildStatus(
   request: DeliverRequest,
   api: BitbucketApi,
   pullRequest: BitbucketPullRequest,
   target: string,
-  post: () => Promise<void>,
+  post: () => Promise<readonly LineComment[]>,
 ): Promise<void> {
   const { repo, headSha } = pullRequest;
-  const route = request.delivery.route;
   const setStatus =
     headSha === undefined
       ? undefined
-      : (state: CheckState, description: string) =>
-          api.postBuildStatus(repo, headSha, buildStatus(route, pullRequest, state, description));
+      : (status: CheckStatus) =>
+          api.postBuildStatus(repo, headSha, buildStatus(request, pullRequest, status));
   return withCheckStatus(request, target, setStatus, post);
 }
 
-/** A delivery whose status is set outside its target (as it starts, as it ends). */
-export interface CheckSubject {
-  settings: BitbucketSettings;
-  options: HttpTargetOptions;
-  target: string;
-  route: string;
-  /** The route's `deliver_extra`, rendered. */
-  extra: Record<string, unknown>;
-  payload: JsonObject;
-  log: Logger;
-  signal: AbortSignal;
-}
-
-/** Sets the head commit's build status; never throws. */
+/**
+ * Sets the check's build status from a hook (`attemptStarted`, `deliveryEnded`); the templates
+ * see the payload only. Never throws: a status is never worth a failed attempt.
+ */
 export async function setBitbucketCheck(
-  subject: CheckSubject,
-  state: CheckState,
-  description: string,
+  request: DeliveryStateRequest,
+  settings: BitbucketSettings,
+  options: HttpTargetOptions,
+  status: CheckStatus,
 ): Promise<void> {
-  const { target, log } = subject;
+  const target = request.routeConfig.deliver;
   try {
-    const found = bitbucketConnection(subject.settings);
+    const found = bitbucketConnection(settings);
     if (!found.ok) return;
-    const pullRequest = resolveBitbucketPullRequest(target, subject.extra, subject.payload);
+    const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
+    const pullRequest = resolveBitbucketPullRequest(target, extra, request.delivery.payload);
     if (pullRequest.headSha === undefined) return;
-    const api = bitbucketApi({ connection: found.connection, ...subject });
+    const api = bitbucketApi({
+      connection: found.connection,
+      options,
+      signal: request.signal,
+      log: request.log,
+      target,
+    });
     await api.postBuildStatus(
       pullRequest.repo,
       pullRequest.headSha,
-      buildStatus(subject.route, pullRequest, state, description),
+      buildStatus(request, pullRequest, status),
     );
   } catch (error) {
-    log.warn({ target, state, err: errorMessage(error) }, 'could not set the build status');
+    request.log.warn(
+      { target, state: status.state, err: errorMessage(error) },
+      'could not set the build status',
+    );
   }
 }

@@ -4,7 +4,10 @@
  * `deliver_extra.mode` that is neither `new` nor `update`.
  */
 import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
-import { commentModeProblems } from '@webhook-gateway/deliver-forge-comment/comments';
+import {
+  checkSettingProblems,
+  commentModeProblems,
+} from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_COMMENT_TARGET, BITBUCKET_TARGETS } from './target-names.js';
 
@@ -17,7 +20,10 @@ export function bitbucketConfigProblems(
   const using = Object.entries(config.platforms.webhook.extra.routes).filter(([, route]) =>
     targets.includes(route.deliver),
   );
-  const problems = commentModeProblems(config, [BITBUCKET_COMMENT_TARGET]);
+  const problems = [
+    ...commentModeProblems(config, [BITBUCKET_COMMENT_TARGET]),
+    ...checkSettingProblems(config, BITBUCKET_TARGETS),
+  ];
   if (using.length > 0 && settings.token === undefined) {
     problems.push({
       path: 'platforms.bitbucket.token',

@@ -51,14 +51,14 @@ export async function deliverBitbucketReview(
         ? { inDiff: [], outside: [] }
         : splitByDiff(comments, diffLinesByPath(await api.pullRequestDiff(repo, id)));
     const moved: LineComment[] = [...outside];
-    let onLines = 0;
+    const placed: LineComment[] = [];
     for (const comment of inDiff) {
       try {
         await api.postComment(repo, id, markedLineCommentBody(comment, deliveryId), {
           path: comment.path,
           to: comment.line,
         });
-        onLines++;
+        placed.push(comment);
       } catch (error) {
         if (!isRefused(error)) throw error;
         moved.push(comment);
@@ -72,7 +72,8 @@ export async function deliverBitbucketReview(
       deliveryId,
     );
     for (const body of bodies) await api.postComment(repo, id, body);
-    outcome = { onLines, moved: moved.length, summaryComments: bodies.length };
+    outcome = { onLines: placed.length, moved: moved.length, summaryComments: bodies.length };
+    return placed;
   });
   request.log.info(
     { target, repo, pr_number: id, ...outcome },

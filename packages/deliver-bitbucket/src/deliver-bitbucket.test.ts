@@ -190,7 +190,7 @@ describe('bitbucket_review', () => {
         name: 'webhook-gateway/reviews',
         state: 'SUCCESSFUL',
         url: 'https://bitbucket.org/brydzewski/foo/pull-requests/1',
-        description: 'Looks good.',
+        description: 'Reviewed',
       },
     ]);
   });

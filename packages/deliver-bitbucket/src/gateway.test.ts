@@ -59,8 +59,8 @@ describe('Bitbucket Cloud targets through a running gateway', () => {
     expect(fake.comments[1]?.raw).toContain('One remark.');
     expect(fake.comments[1]?.raw).toContain('[//]: # (<!-- webhook-gateway:delivery bb-e2e-1 -->)');
     expect(fake.statuses).toMatchObject([
-      { commit: '507a576e59b3', state: 'INPROGRESS', description: 'The review is running' },
-      { commit: '507a576e59b3', state: 'SUCCESSFUL', description: 'One remark.' },
+      { commit: '507a576e59b3', state: 'INPROGRESS', description: 'Review in progress' },
+      { commit: '507a576e59b3', state: 'SUCCESSFUL', description: 'Reviewed (1 comment)' },
     ]);
   });
 });

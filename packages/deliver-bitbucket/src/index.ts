@@ -3,8 +3,17 @@
  * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), and the
  * `platforms.bitbucket` slice they read.
  */
-import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
-import { checkedExtra, finalCheck } from '@webhook-gateway/deliver-forge-comment/comments';
+import {
+  definePlugin,
+  lazyTap,
+  settingsIn,
+  type DeliveryStateRequest,
+} from '@webhook-gateway/core';
+import {
+  checkIsOn,
+  endWithoutReview,
+  PENDING_STATUS,
+} from '@webhook-gateway/deliver-forge-comment/comments';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
 import { bitbucketSettingsSchema } from './settings.js';
@@ -46,7 +55,7 @@ const bitbucketPlugin = definePlugin({
   // At start, at reload and by `config validate`: a route delivering to Bitbucket without a
   // token, or with a mode that is not `new` or `update`.
   check: (config) => bitbucketConfigProblems(settingsIn({ platforms }, config).bitbucket, config),
-  setup({ hooks, log, currentConfig }, options) {
+  setup({ hooks }, options) {
     const deliverComment = lazyTap(
       () => import('./deliver-bitbucket-comment.js'),
       'deliverBitbucketComment',
@@ -66,45 +75,20 @@ const bitbucketPlugin = definePlugin({
       .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).bitbucket, options);
       });
-    // check: true: INPROGRESS as each attempt starts, and the end of a delivery that posted nothing.
+    // check: true: the review's check as a build status, in progress from the attempt's start
+    // until the review is out (the target) or the delivery ended without it.
     const targets: readonly string[] = BITBUCKET_TARGETS;
+    const showsCheck = (request: DeliveryStateRequest) =>
+      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setBitbucketCheck');
-    hooks.admit.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      const { routeConfig, delivery } = request;
-      const extra = checkedExtra(routeConfig, targets, delivery.payload);
-      if (extra === undefined) return undefined;
-      const subject = {
-        settings: settingsIn({ platforms }, request.config).bitbucket,
-        options,
-        target: routeConfig.deliver,
-        route: delivery.route,
-        extra,
-        payload: delivery.payload,
-        log: request.log,
-        signal: request.signal,
-      };
-      await setCheck(subject, 'pending', 'The review is running');
-      return undefined;
+    const bitbucket = (request: DeliveryStateRequest) =>
+      settingsIn({ platforms }, request.config).bitbucket;
+    hooks.attemptStarted.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      if (showsCheck(request)) await setCheck(request, bitbucket(request), options, PENDING_STATUS);
     });
-    hooks.attemptFinished.tap(DELIVER_BITBUCKET_PLUGIN_NAME, (event) => {
-      const final = finalCheck(event);
-      if (final === undefined) return;
-      const live = currentConfig();
-      const routeConfig = live.platforms.webhook.extra.routes[event.record.route];
-      const extra = checkedExtra(routeConfig, targets, event.record.payload);
-      if (extra === undefined || routeConfig === undefined) return;
-      const subject = {
-        settings: settingsIn({ platforms }, live).bitbucket,
-        options,
-        target: routeConfig.deliver,
-        route: event.record.route,
-        extra,
-        payload: event.record.payload,
-        log,
-        signal: new AbortController().signal,
-      };
-      // An observation hook: the status is set in the background, its failure logged there.
-      void setCheck(subject, final.state, final.description);
+    hooks.deliveryEnded.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      if (!showsCheck(request)) return;
+      await setCheck(request, bitbucket(request), options, endWithoutReview(request));
     });
   },
 });

@@ -1,110 +1,83 @@
 /**
- * `deliver_extra.check: true` on the REST forge targets: the review's state as a status on the
- * pull request's head commit, one per route. `pending` when an attempt starts (the `admit` hook),
- * `success` once the answer is posted (the target), and, when the delivery ends without it
- * (`attemptFinished`), `failure` with the error or `success` naming why nothing was posted. A
- * status that cannot be set is logged, never a reason to post the answer again. How a status is
- * set comes from the forge's own code.
+ * `deliver_extra.check: true` on the REST forge targets (Gitea, Bitbucket): the review's check as
+ * a status on the head commit, told the way `check-output.ts` tells the forge's and the
+ * altforge's. In progress when an attempt starts (`attemptStarted`), ended with the agent's
+ * conclusion once the review is posted (the target, through `withCheckStatus`), or without a
+ * review (`deliveryEnded`: failed for good, or silent). Statuses have no neutral: it is success,
+ * nothing blocks the merge. How a status is set comes from each forge's own code.
  */
 import {
   errorMessage,
-  renderDeliverExtra,
-  type AttemptEvent,
   type DeliverRequest,
-  type RouteConfig,
+  type DeliveryEndedRequest,
+  type LineComment,
 } from '@webhook-gateway/core';
+import {
+  checkIsOn,
+  deliveredCheck,
+  failedCheck,
+  IN_PROGRESS_TITLE,
+  silentCheck,
+  statusDescription,
+  type CheckEnd,
+} from './check-output.js';
 
-/** A status's description is cut to what the forge shows (the forge's own limit is 140). */
-const STATUS_DESCRIPTION_LIMIT = 140;
-
-/** True when the route asks for a status (`check: true`, or `"true"` from a template). */
-export function wantsCheck(extra: Record<string, unknown>): boolean {
-  return extra.check === true || extra.check === 'true';
+/** A status as the gateway sets it; each forge writes `state` in its own words. */
+export interface CheckStatus {
+  state: 'pending' | 'success' | 'failure';
+  /** Within the forge's 140 characters. */
+  description: string;
 }
 
-/** The status's name on the commit: one per route. */
-export function statusContext(route: string): string {
-  return `webhook-gateway/${route}`;
+/** Sets the status on the delivery's head commit. */
+export type SetCheckStatus = (status: CheckStatus) => Promise<void>;
+
+/** The status of a check in progress. */
+export const PENDING_STATUS: CheckStatus = {
+  state: 'pending',
+  description: statusDescription(IN_PROGRESS_TITLE),
+};
+
+/** The status a check's end leaves: `failure` only for that conclusion. */
+export function endStatus(end: CheckEnd): CheckStatus {
+  return {
+    state: end.conclusion === 'failure' ? 'failure' : 'success',
+    description: statusDescription(end.title),
+  };
 }
 
-/** The first line of `text` with words in it (not a hidden marker), cut with an ellipsis. */
-export function statusDescription(text: string): string {
-  const line =
-    text
-      .split('\n')
-      .map((part) => part.trim())
-      .find((part) => part !== '' && !part.startsWith('<!--')) ?? '';
-  return line.length <= STATUS_DESCRIPTION_LIMIT
-    ? line
-    : `${line.slice(0, STATUS_DESCRIPTION_LIMIT - 1)}…`;
+/** How a delivery that ended without its review (`deliveryEnded`) ends its check. */
+export function endWithoutReview(request: DeliveryEndedRequest): CheckStatus {
+  return endStatus(
+    request.status === 'failed' ? failedCheck(request.error) : silentCheck(request.conclusion),
+  );
 }
-
-/** The states the gateway sets, in the forge's words by its own code. */
-export type CheckState = 'pending' | 'success' | 'failure';
-
-/** Sets the status on the head commit; the description is already cut. */
-export type SetCheckStatus = (state: CheckState, description: string) => Promise<void>;
 
 /**
- * Runs `post` (which sends the answer); with `check: true` and a head commit (`setStatus`
- * given), then sets `success`. A failure is set when the delivery ends (`finalCheck`).
+ * Runs `post` (which sends the review and says which line comments went on their lines); with
+ * `check: true` and a head commit (`setStatus` given), then ends the check with the agent's
+ * conclusion. A status that cannot be set is logged, never thrown: the review is out, and a
+ * retry would post it again.
  */
 export async function withCheckStatus(
   request: DeliverRequest,
   target: string,
   setStatus: SetCheckStatus | undefined,
-  post: () => Promise<void>,
+  post: () => Promise<readonly LineComment[]>,
 ): Promise<void> {
-  if (!wantsCheck(request.extra)) return post();
+  const placed = await post();
+  if (!checkIsOn(request.extra)) return;
   if (setStatus === undefined) {
     request.log.info({ target }, 'no head commit in the payload: no commit status is set');
-    return post();
+    return;
   }
-  await post();
+  const moved = request.lineComments.filter((comment) => !placed.includes(comment));
   try {
-    const summary = request.summary.trim() === '' ? 'Review posted' : request.summary;
-    await setStatus('success', statusDescription(summary));
+    await setStatus(endStatus(deliveredCheck(request.summary, request.conclusion, placed, moved)));
   } catch (error) {
-    request.log.warn({ target, err: errorMessage(error) }, 'could not set the commit status');
-  }
-}
-
-/**
- * The route's `deliver_extra` rendered against `payload` when the route delivers to one of
- * `targets` with `check: true`; `undefined` otherwise (no status to set).
- */
-export function checkedExtra(
-  routeConfig: Pick<RouteConfig, 'deliver' | 'deliver_extra'> | undefined,
-  targets: readonly string[],
-  payload: unknown,
-): Record<string, unknown> | undefined {
-  if (routeConfig === undefined || !targets.includes(routeConfig.deliver)) return undefined;
-  const extra = renderDeliverExtra(routeConfig.deliver_extra, payload);
-  return wantsCheck(extra) ? extra : undefined;
-}
-
-/**
- * The status a delivery that ended without posting its answer leaves: `failure` for a failed
- * delivery or a spent budget, `success` naming why for one that was not to be reviewed (skipped,
- * silent, denied); `undefined` while it goes on, or once delivered (the target set `success`).
- */
-export function finalCheck(
-  event: Pick<AttemptEvent, 'status' | 'error'>,
-): { state: CheckState; description: string } | undefined {
-  const why = event.error === undefined ? '' : `: ${event.error}`;
-  switch (event.status) {
-    case 'failed':
-      return { state: 'failure', description: statusDescription(`The review failed${why}`) };
-    case 'over_budget':
-      return { state: 'failure', description: statusDescription(`Over budget${why}`) };
-    case 'skipped':
-    case 'silent':
-    case 'denied':
-      return {
-        state: 'success',
-        description: statusDescription(`Not reviewed (${event.status})${why}`),
-      };
-    default:
-      return undefined;
+    request.log.warn(
+      { target, err: errorMessage(error) },
+      "could not complete the review's check; the review itself was delivered",
+    );
   }
 }

@@ -24,15 +24,15 @@ export {
   splitByDiff,
 } from './review-lines.js';
 export {
-  checkedExtra,
-  finalCheck,
-  statusContext,
-  statusDescription,
-  wantsCheck,
+  endStatus,
+  endWithoutReview,
+  PENDING_STATUS,
   withCheckStatus,
-  type CheckState,
+  type CheckStatus,
   type SetCheckStatus,
 } from './check-status.js';
+export { checkIsOn, checkName, dashboardPage } from './check-output.js';
+export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';
 export {

@@ -1,79 +1,92 @@
 /**
- * `deliver_extra.check: true` on Gitea: a commit status (`POST /repos/{owner}/{repo}/statuses/{sha}`)
- * on the pull request's head commit, context `webhook-gateway/<route>`. When to set which state
- * is shared with the other REST forges (`deliver-forge-comment/comments`): `pending` as an attempt
- * starts and the delivery's end from the plugin's hooks (`setGiteaCheck`), `success` from the
- * target once the answer is posted (`withCommitStatus`).
+ * `deliver_extra.check: true` on Gitea: the review's check as a commit status
+ * (`POST /repos/{owner}/{repo}/statuses/{sha}`) on the pull request's head commit, context
+ * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
+ * set. What to say when is `deliver-forge-comment/comments`' (as for the forge and the altforge):
+ * `pending` when an attempt starts and the end of a delivery without its review, from the
+ * plugin's hooks (`setGiteaCheck`); the conclusion once the review is posted, from the target
+ * (`withCommitStatus`).
  */
 import {
   errorMessage,
+  renderDeliverExtra,
   type DeliverRequest,
-  type JsonObject,
-  type Logger,
+  type DeliveryStateRequest,
+  type LineComment,
 } from '@webhook-gateway/core';
 import {
-  statusContext,
+  checkName,
+  dashboardPage,
   withCheckStatus,
-  type CheckState,
+  type CheckStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { giteaApi, type GiteaApi } from './gitea-api.js';
 import { resolveGiteaPullRequest, type GiteaPullRequest } from './pull-request.js';
 import { giteaConnection, type GiteaSettings } from './settings.js';
 
-/** Runs `post`; with `check: true`, then sets the head commit's status. */
+/** The status Gitea takes for `status` of delivery `journalId` on route `route`. */
+function giteaStatus(
+  request: Pick<DeliverRequest, 'config'> & { delivery: { id: string; route: string } },
+  status: CheckStatus,
+) {
+  const link = dashboardPage(
+    request.config.platforms.webhook.extra.admin?.public_url,
+    request.delivery.id,
+  );
+  return {
+    state: status.state,
+    context: checkName(request.delivery.route),
+    description: status.description,
+    ...(link ? { target_url: link } : {}),
+  };
+}
+
+/** Runs `post`; with `check: true`, then ends the check with the agent's conclusion. */
 export function withCommitStatus(
   request: DeliverRequest,
   api: GiteaApi,
   pullRequest: GiteaPullRequest,
   target: string,
-  post: () => Promise<void>,
+  post: () => Promise<readonly LineComment[]>,
 ): Promise<void> {
   const { repo, headSha } = pullRequest;
   const setStatus =
     headSha === undefined
       ? undefined
-      : (state: CheckState, description: string) =>
-          api.postStatus(repo, headSha, {
-            state,
-            context: statusContext(request.delivery.route),
-            description,
-          });
+      : (status: CheckStatus) => api.postStatus(repo, headSha, giteaStatus(request, status));
   return withCheckStatus(request, target, setStatus, post);
 }
 
-/** A delivery whose status is set outside its target (as it starts, as it ends). */
-export interface CheckSubject {
-  settings: GiteaSettings;
-  options: HttpTargetOptions;
-  target: string;
-  route: string;
-  /** The route's `deliver_extra`, rendered. */
-  extra: Record<string, unknown>;
-  payload: JsonObject;
-  log: Logger;
-  signal: AbortSignal;
-}
-
-/** Sets the head commit's status; never throws (a status is never worth a failed attempt). */
+/**
+ * Sets the check's status from a hook (`attemptStarted`, `deliveryEnded`); the templates see the
+ * payload only. Never throws: a status is never worth a failed attempt.
+ */
 export async function setGiteaCheck(
-  subject: CheckSubject,
-  state: CheckState,
-  description: string,
+  request: DeliveryStateRequest,
+  settings: GiteaSettings,
+  options: HttpTargetOptions,
+  status: CheckStatus,
 ): Promise<void> {
-  const { target, log } = subject;
+  const target = request.routeConfig.deliver;
   try {
-    const found = giteaConnection(subject.settings);
+    const found = giteaConnection(settings);
     if (!found.ok) return;
-    const { repo, headSha } = resolveGiteaPullRequest(target, subject.extra, subject.payload);
+    const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
+    const { repo, headSha } = resolveGiteaPullRequest(target, extra, request.delivery.payload);
     if (headSha === undefined) return;
-    const api = giteaApi({ connection: found.connection, ...subject });
-    await api.postStatus(repo, headSha, {
-      state,
-      context: statusContext(subject.route),
-      description,
+    const api = giteaApi({
+      connection: found.connection,
+      options,
+      signal: request.signal,
+      log: request.log,
+      target,
     });
+    await api.postStatus(repo, headSha, giteaStatus(request, status));
   } catch (error) {
-    log.warn({ target, state, err: errorMessage(error) }, 'could not set the commit status');
+    request.log.warn(
+      { target, state: status.state, err: errorMessage(error) },
+      'could not set the commit status',
+    );
   }
 }

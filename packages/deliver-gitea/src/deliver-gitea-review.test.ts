@@ -125,17 +125,39 @@ describe('gitea_review', () => {
     expect(gitea.requests.map((r) => r.method)).toEqual(['POST']);
   });
 
-  it('check: true sets the head commit status once the review is posted', async () => {
+  it("check: true ends the head commit's status with the agent's conclusion once the review is posted", async () => {
     const gitea = await startFake();
-    await send(gitea, { summary: 'All good: ship it.\nMore words.', extra: { check: true } });
+    await send(gitea, {
+      summary: 'All good: ship it.\nMore words.',
+      extra: { check: true },
+      lineComments: [{ path: 'LICENSE', line: 3, body: 'nit' }],
+    });
     expect(gitea.statuses).toEqual([
       {
         repo: 'jcitizen/my-repo',
         sha: HEAD,
         state: 'success',
         context: 'webhook-gateway/reviews',
-        description: 'All good: ship it.',
+        description: 'Reviewed (1 comment)',
       },
+    ]);
+  });
+
+  it('a failure conclusion fails the status, with the reason as its description', async () => {
+    const gitea = await startFake();
+    const request = deliverRequest({
+      answer: 'Blocking.',
+      extra: { check: true },
+      log: capturingLogger().log,
+      delivery: fakeDelivery({ route: 'reviews', payload: OPENED }),
+    });
+    await deliverGiteaReview(
+      { ...request, conclusion: { value: 'failure', reason: 'SQL built from strings' } },
+      giteaSettingsSchema.parse({ base_url: gitea.url, token: TOKEN }),
+      giteaOptionsSchema.parse({}),
+    );
+    expect(gitea.statuses.map((s) => [s.state, s.description])).toEqual([
+      ['failure', 'SQL built from strings'],
     ]);
   });
 

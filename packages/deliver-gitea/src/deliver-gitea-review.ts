@@ -90,6 +90,7 @@ export async function deliverGiteaReview(
       moved: comments.length - onLines.length,
       extraComments: rest.length,
     };
+    return onLines;
   });
   request.log.info(
     { target, repo, pr_number: number, ...outcome },

@@ -3,8 +3,17 @@
  * Gitea and Forgejo pull requests through their REST API (`/api/v1`), and the `platforms.gitea`
  * slice they read.
  */
-import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
-import { checkedExtra, finalCheck } from '@webhook-gateway/deliver-forge-comment/comments';
+import {
+  definePlugin,
+  lazyTap,
+  settingsIn,
+  type DeliveryStateRequest,
+} from '@webhook-gateway/core';
+import {
+  checkIsOn,
+  endWithoutReview,
+  PENDING_STATUS,
+} from '@webhook-gateway/deliver-forge-comment/comments';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
 import { giteaSettingsSchema } from './settings.js';
@@ -43,7 +52,7 @@ const giteaPlugin = definePlugin({
   // At start, at reload and by `config validate`: a route delivering to Gitea without its address
   // or token, or with a mode that is not `new` or `update`.
   check: (config) => giteaConfigProblems(settingsIn({ platforms }, config).gitea, config),
-  setup({ hooks, log, config, serving, settings, currentConfig }, options) {
+  setup({ hooks, log, config, serving, settings }, options) {
     const deliverComment = lazyTap(
       () => import('./deliver-gitea-comment.js'),
       'deliverGiteaComment',
@@ -60,45 +69,20 @@ const giteaPlugin = definePlugin({
       .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).gitea, options);
       });
-    // check: true: `pending` as each attempt starts, and the end of a delivery that posted nothing.
+    // check: true: the review's check as a commit status, in progress from the attempt's start
+    // until the review is out (the target) or the delivery ended without it.
     const targets: readonly string[] = GITEA_TARGETS;
+    const showsCheck = (request: DeliveryStateRequest) =>
+      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
-    hooks.admit.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      const { routeConfig, delivery } = request;
-      const extra = checkedExtra(routeConfig, targets, delivery.payload);
-      if (extra === undefined) return undefined;
-      const subject = {
-        settings: settingsIn({ platforms }, request.config).gitea,
-        options,
-        target: routeConfig.deliver,
-        route: delivery.route,
-        extra,
-        payload: delivery.payload,
-        log: request.log,
-        signal: request.signal,
-      };
-      await setCheck(subject, 'pending', 'The review is running');
-      return undefined;
+    const gitea = (request: DeliveryStateRequest) =>
+      settingsIn({ platforms }, request.config).gitea;
+    hooks.attemptStarted.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      if (showsCheck(request)) await setCheck(request, gitea(request), options, PENDING_STATUS);
     });
-    hooks.attemptFinished.tap(DELIVER_GITEA_PLUGIN_NAME, (event) => {
-      const final = finalCheck(event);
-      if (final === undefined) return;
-      const live = currentConfig();
-      const routeConfig = live.platforms.webhook.extra.routes[event.record.route];
-      const extra = checkedExtra(routeConfig, targets, event.record.payload);
-      if (extra === undefined || routeConfig === undefined) return;
-      const subject = {
-        settings: settingsIn({ platforms }, live).gitea,
-        options,
-        target: routeConfig.deliver,
-        route: event.record.route,
-        extra,
-        payload: event.record.payload,
-        log,
-        signal: new AbortController().signal,
-      };
-      // An observation hook: the status is set in the background, its failure logged there.
-      void setCheck(subject, final.state, final.description);
+    hooks.deliveryEnded.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      if (!showsCheck(request)) return;
+      await setCheck(request, gitea(request), options, endWithoutReview(request));
     });
     if (!serving) return;
     return checkAtStart(options, async (check) => {
