@@ -51,6 +51,8 @@ export interface ShownDelivery extends ListedDelivery {
     error: string | null;
   }[];
   agent: Record<string, unknown> | null;
+  /** The findings its route keeps for the same request, each with its fate. */
+  findings: { path: string; line: number; body: string; state: string; fate: string }[];
 }
 
 /** Runs `webhook-gateway deliveries <args> --home <home>` and fails the test on a non-zero exit. */

@@ -8,6 +8,7 @@ import {
   type ReviewContextRequest,
   type RunResult,
 } from './hooks.js';
+import type { FindingsEvent } from './findings.js';
 import { MemoryStore } from './memory-store.js';
 import { sampleDelivery } from './testing/store-samples.js';
 import { attemptDeps } from './test-support/attempt-deps.js';
@@ -200,5 +201,37 @@ describe('the review context in an attempt', () => {
       totalTokens: 220,
     });
     expect(row?.prompt?.split('---------- next chunk ----------')).toHaveLength(3);
+  });
+});
+
+describe('findings in an attempt', () => {
+  it("hands the target its route's findings of the request, keeps what it saves, and reports its counts", async () => {
+    const { store, deps, delivered } = setup('Review #{number}');
+    const observed: FindingsEvent[] = [];
+    deps.hooks.findingsReviewed.tap('test', (event) => observed.push(event));
+    const counts = { new: 1, stillOpen: 0, resolved: 0, suppressed: 0, resolveErrors: 0 };
+    const finding = {
+      fingerprint: 'ab12',
+      path: 'src/a.ts',
+      line: 2,
+      body: 'b is unused',
+      lineText: 'const b = 2;',
+      state: 'open' as const,
+      raisedBy: 'd-1',
+    };
+    deps.hooks.deliver.for('sink').tapPromise('findings', async (request) => {
+      expect(await request.findings?.read()).toEqual([]);
+      await request.findings?.save([finding]);
+      request.findings?.report?.(counts);
+    });
+    const orderKey = 'reviews|octo/repo|7';
+    const outcome = await attemptDelivery(deps, await accept(store, { orderKey }), signal);
+    expect(outcome.status).toBe('delivered');
+    expect(delivered).toHaveLength(1);
+    expect(await store.findings(orderKey)).toEqual([finding]);
+    expect(observed).toEqual([{ route: 'reviews', target: 'sink', counts }]);
+    // A delivery about no pull request gets no findings to keep.
+    await attemptDelivery(deps, await accept(store, { orderKey: null }), signal);
+    expect(delivered[1]?.findings).toBeUndefined();
   });
 });

@@ -17,6 +17,7 @@ import {
   type ReviewConclusion,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
+import type { FindingCounts, FindingsJournal } from './findings.js';
 import { outboundPlan } from './outbound-plan.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -373,6 +374,21 @@ export async function attemptDelivery(
       summary: answer,
       lineComments,
       conclusion: conclusion ?? { value: 'neutral' },
+      ...(record.orderKey !== null
+        ? {
+            findings: findingsJournal(store, record.orderKey, (counts) => {
+              try {
+                hooks.findingsReviewed.call({
+                  route: record.route,
+                  target: routeConfig.deliver,
+                  counts,
+                });
+              } catch (error) {
+                log.warn({ err: errorMessage(error) }, 'a findings observer failed');
+              }
+            }),
+          }
+        : {}),
       delivery: record,
       routeConfig,
       extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
@@ -512,6 +528,19 @@ async function showState(log: Logger, show: () => Promise<void>): Promise<void> 
   } catch (error) {
     log.warn({ err: errorMessage(error) }, "could not show the delivery's state on the forge");
   }
+}
+
+/** The journal's findings of one route's pull or merge request, as a review target reads them. */
+function findingsJournal(
+  store: Store,
+  orderKey: string,
+  report: (counts: FindingCounts) => void,
+): FindingsJournal {
+  return {
+    read: () => store.findings(orderKey),
+    save: (findings) => store.saveFindings(orderKey, findings),
+    report,
+  };
 }
 
 /** The answer with the review's footer after it; a silent answer stays silent. */

@@ -19,6 +19,7 @@ import type {
   RefusedStatus,
   ReviewConclusion,
 } from './delivery.js';
+import type { FindingsEvent, FindingsJournal } from './findings.js';
 import type { Logger } from './logger.js';
 import type { JsonObject } from './template.js';
 
@@ -217,6 +218,11 @@ export interface DeliverRequest {
   lineComments: readonly LineComment[];
   /** The agent's verdict, `neutral` when it gave none: what a check or commit status shows. */
   conclusion: ReviewConclusion;
+  /**
+   * The findings earlier reviews of this route posted on the same pull or merge request, for
+   * review targets that remember them; absent when the delivery is not about one.
+   */
+  findings?: FindingsJournal;
   delivery: DeliveryRecord;
   routeConfig: RouteConfig;
   /** `deliver_extra` with its templates rendered against the payload. */
@@ -375,6 +381,11 @@ export interface GatewayHooks {
   readonly attemptFinished: SyncHook<[AttemptEvent]>;
   /** Observation only: each reconcile pass with the forge's delivery log. Taps must not throw. */
   readonly reconciled: SyncHook<[ReconcileEvent]>;
+  /**
+   * Observation only: what a review target did with its route's findings on a request (new,
+   * still open, resolved, suppressed, thread errors). Taps must not throw.
+   */
+  readonly findingsReviewed: SyncHook<[FindingsEvent]>;
 }
 
 /** Creates the hooks of one gateway. */
@@ -402,5 +413,6 @@ export function createHooks(): GatewayHooks {
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
     reconciled: new SyncHook<[ReconcileEvent]>(['event']),
+    findingsReviewed: new SyncHook<[FindingsEvent]>(['event']),
   });
 }

@@ -135,6 +135,25 @@ export {
 // The shape of an agent's line comment (runners check what the agent wrote against it).
 export { lineCommentSchema, reviewConclusionSchema } from './delivery-schema.js';
 
+// Findings remembered across pushes: fingerprints, their markers, what the journal keeps.
+export {
+  FINDING_STATES,
+  findingSchema,
+  findingsSchema,
+  findingFingerprint,
+  findingMarker,
+  findingMarkersIn,
+  withoutFindingMarkers,
+  findingCountsLine,
+  findingFate,
+  type Finding,
+  type FindingFate,
+  type FindingState,
+  type FindingsJournal,
+  type FindingCounts,
+  type FindingsEvent,
+} from './findings.js';
+
 // The logger every plugin gets, and one that writes nothing (for tests).
 export { silentLogger, type Logger } from './logger.js';
 

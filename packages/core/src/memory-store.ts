@@ -11,6 +11,7 @@ import {
   type DeliveredStatus,
 } from './delivery.js';
 import { INTERRUPTED_ERROR } from './interrupted-attempts.js';
+import type { Finding } from './findings.js';
 import type { LifecycleEvent } from './lifecycle-events.js';
 import { lifecycleMessages } from './lifecycle-messages.js';
 import type { OutboundPlan } from './outbound-plan.js';
@@ -32,6 +33,8 @@ export class MemoryStore implements Store {
   private readonly keys = new Map<string, { id: string; expiresAt: number }>();
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly cursors = new Map<string, string>();
+  /** Findings by order key, copied in and out so a caller's change never reaches the store. */
+  private readonly findingsByRequest = new Map<string, Finding[]>();
   /** The outbox by message id; a claimed message is due again when its lease ends. */
   private readonly outbox = new Map<string, OutboxEntry>();
   private seq = 0;
@@ -323,6 +326,16 @@ export class MemoryStore implements Store {
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
     this.cursors.set(name, value);
+  }
+
+  async findings(orderKey: string): Promise<Finding[]> {
+    this.assertOpen();
+    return structuredClone(this.findingsByRequest.get(orderKey) ?? []);
+  }
+
+  async saveFindings(orderKey: string, findings: readonly Finding[]): Promise<void> {
+    this.assertOpen();
+    this.findingsByRequest.set(orderKey, structuredClone([...findings]));
   }
 
   async enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void> {

@@ -28,6 +28,7 @@ export {
   lineCommentsSchema,
   reviewConclusionSchema,
 } from './delivery-schema.js';
+export { findingsSchema } from './findings.js';
 
 // The shared queue and rate limiter a store may bring (`Store.createQueue`, `Store.rateLimiter`).
 export type { DeliveryQueue, QueueContext, QueueLimits, Attempt, AttemptOutcome } from './queue.js';

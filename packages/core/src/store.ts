@@ -12,6 +12,7 @@ import type {
   NewDelivery,
   NotRunStatus,
 } from './delivery.js';
+import type { Finding } from './findings.js';
 import type { OutboundPlan } from './outbound-plan.js';
 import type { NewOutboxMessage, OutboxClaim, OutboxMessage, OutboxOutcome } from './outbox.js';
 import type { DeliveryQueue, QueueContext } from './queue.js';
@@ -172,6 +173,14 @@ export interface Store {
   readCursor(name: string): Promise<string | undefined>;
   /** Keeps `value` as the cursor `name`; resolves once durable. */
   writeCursor(name: string, value: string): Promise<void>;
+
+  /**
+   * The findings kept for a route's pull or merge request (`orderKey`: route, repository and
+   * number), as its last review saved them; empty when none was saved.
+   */
+  findings(orderKey: string): Promise<Finding[]>;
+  /** Replaces the findings kept for `orderKey`; resolves once durable. */
+  saveFindings(orderKey: string, findings: readonly Finding[]): Promise<void>;
 
   /**
    * Adds messages to the outbox (a target's answers); a message whose id is there already is left

@@ -73,6 +73,9 @@ export default definePlugin({
     hooks.reconciled.tap(DASHBOARD_PLUGIN_NAME, (event) =>
       guarded(log, 'a reconcile pass', () => metrics.observeReconcile(event)),
     );
+    hooks.findingsReviewed.tap(DASHBOARD_PLUGIN_NAME, (event) =>
+      guarded(log, "a review's findings", () => metrics.observeFindings(event)),
+    );
     const app = createAdminApp({ token, store, metrics, ignored, config, options, log });
 
     let server: AdminServer | undefined;

@@ -83,6 +83,24 @@ describe('createGatewayMetrics', () => {
     ).toBe(3);
   });
 
+  it('counts what reviews did with their findings by route and outcome, thread errors too', async () => {
+    const metrics = metricsFor();
+    const counts = { new: 3, stillOpen: 0, resolved: 0, suppressed: 0, resolveErrors: 0 };
+    metrics.observeFindings({ route: 'reviews', target: 'forge_review', counts });
+    metrics.observeFindings({
+      route: 'reviews',
+      target: 'forge_review',
+      counts: { new: 1, stillOpen: 2, resolved: 2, suppressed: 1, resolveErrors: 1 },
+    });
+    const value = (outcome: string) =>
+      valueOf(metrics, 'webhook_review_findings_total', { route: 'reviews', outcome });
+    expect(await value('new')).toBe(4);
+    expect(await value('still_open')).toBe(2);
+    expect(await value('resolved')).toBe(2);
+    expect(await value('suppressed')).toBe(1);
+    expect(await value('thread_error')).toBe(1);
+  });
+
   it('reads the queue gauges at scrape time', async () => {
     const queue = { queuedCount: 3, runningCount: 1 };
     const metrics = metricsFor(queue);

@@ -6,6 +6,7 @@
 import {
   promptTokenSplit,
   type AttemptEvent,
+  type FindingsEvent,
   type QueueStats,
   type ReconcileEvent,
   type RequestEvent,
@@ -39,6 +40,7 @@ export interface GatewayMetrics {
   observeRequest(event: RequestEvent): void;
   observeAttempt(event: AttemptEvent): void;
   observeReconcile(event: ReconcileEvent): void;
+  observeFindings(event: FindingsEvent): void;
   /** The last reconcile pass with the forge's delivery log, for the dashboard. */
   readonly lastReconcile: ReconcileEvent | undefined;
 }
@@ -155,6 +157,12 @@ export function createGatewayMetrics(options: {
     labelNames: ['route'] as const,
     registers,
   });
+  const findings = new Counter({
+    name: 'webhook_review_findings_total',
+    help: 'What reviews did with their findings, by route and outcome: new (posted), still_open (not posted again), resolved (by a person, or fixed and resolved by the gateway), suppressed (dismissed or resolved before: never raised again), thread_error (review threads that could not be read or resolved; the review still went out).',
+    labelNames: ['route', 'outcome'] as const,
+    registers,
+  });
   let lastReconcile: ReconcileEvent | undefined;
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
@@ -162,6 +170,13 @@ export function createGatewayMetrics(options: {
     registry,
     get lastReconcile() {
       return lastReconcile;
+    },
+    observeFindings({ route, counts }) {
+      findings.inc({ route, outcome: 'new' }, counts.new);
+      findings.inc({ route, outcome: 'still_open' }, counts.stillOpen);
+      findings.inc({ route, outcome: 'resolved' }, counts.resolved);
+      findings.inc({ route, outcome: 'suppressed' }, counts.suppressed);
+      findings.inc({ route, outcome: 'thread_error' }, counts.resolveErrors);
     },
     observeReconcile(event) {
       lastReconcile = structuredClone(event);

@@ -9,9 +9,9 @@ import { bodyWithMovedComments } from './review-lines.js';
 /** The forge's limit on a check run's `output.summary` (and `text`), in characters. */
 export const CHECK_SUMMARY_LIMIT = 65_535;
 /** The forge takes at most this many annotations per create or update of a check run. */
-export const ANNOTATIONS_PER_REQUEST = 50;
+const ANNOTATIONS_PER_REQUEST = 50;
 /** The forge's limit on a commit status's `description`. */
-export const STATUS_DESCRIPTION_LIMIT = 140;
+const STATUS_DESCRIPTION_LIMIT = 140;
 /** The forge's limit on an annotation's `message`. */
 const ANNOTATION_MESSAGE_LIMIT = 64 * 1024;
 
@@ -35,7 +35,7 @@ export interface CheckEnd {
 }
 
 /** A line comment as a check run's annotation (`POST …/check-runs`). */
-export interface CheckAnnotation {
+interface CheckAnnotation {
   path: string;
   start_line: number;
   end_line: number;
@@ -54,7 +54,7 @@ const DEFAULT_TITLES: Record<ReviewConclusionValue, string> = {
 };
 
 /** `text` cut to `limit` characters, ending with `…` when it was longer. */
-export function cutText(text: string, limit: number): string {
+function cutText(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 

@@ -107,6 +107,6 @@ describe('altforge_review through glab', () => {
         altforgeSettingsSchema.parse({ cli: glab.path, token: 'wrong' }),
       ),
     ).rejects.toThrow(/^altforge_review: altforge CLI ".*glab" is not authenticated/);
-    expect(glab.state()).toEqual({ discussions: [], notes: [], statuses: [] });
+    expect(glab.state()).toMatchObject({ discussions: [], notes: [], statuses: [], threads: [] });
   });
 });

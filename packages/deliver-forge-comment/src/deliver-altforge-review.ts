@@ -4,7 +4,7 @@
  * altforge refuses (a line its diff does not show) goes into the summary note as `path:line`
  * text: a comment is never dropped.
  */
-import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
 import {
   ALTFORGE_NOTE_LIMIT,
@@ -14,11 +14,17 @@ import {
   altforgeNoteArgv,
 } from './altforge-cli.js';
 import { resolveAltforgeMergeRequest, type AltforgeMergeRequest } from './altforge-target.js';
+import {
+  headLineTexts,
+  readAltforgeThreads,
+  resolveAltforgeThread,
+} from './altforge-review-threads.js';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
 import { CommentDeliveryError } from './errors.js';
 import { payloadValue } from './extra-value.js';
 import { postComments } from './post-comments.js';
+import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
 import { bodyWithMovedComments, markedLineCommentBody } from './review-lines.js';
 import type { CliOutcome } from './run-cli.js';
 import type { AltforgeSettings } from './settings.js';
@@ -83,6 +89,8 @@ export interface AltforgeReviewOutcome {
   /** Comments whose position was refused, put into the summary note instead. */
   moved: number;
   notes: number;
+  /** What the review did with the findings, when the journal remembers them. */
+  findings?: FindingCounts;
 }
 
 /**
@@ -111,11 +119,37 @@ export async function deliverAltforgeReview(
     signal: request.signal,
   };
   const moved: LineComment[] = [];
-  if (request.lineComments.length > 0) {
-    const refs = await diffRefs(request, glab, mergeRequest);
-    for (const comment of request.lineComments) {
+  const journal = findingsJournalOf(request);
+  const refs =
+    request.lineComments.length > 0 || journal
+      ? await diffRefs(request, glab, mergeRequest)
+      : undefined;
+  // With the journal's findings: only new findings are posted, fixed ones' discussions resolved.
+  const remembered: RememberedReview | undefined =
+    journal && refs
+      ? await rememberFindings(
+          request,
+          journal,
+          {
+            read: (trusted) => readAltforgeThreads(glab, mergeRequestPath(mergeRequest), trusted),
+            resolve: (id) => resolveAltforgeThread(glab, mergeRequestPath(mergeRequest), id),
+          },
+          await headLineTexts(glab, mergeRequest.path, refs.head_sha, [
+            ...request.lineComments.map((comment) => comment.path),
+            ...(await journal.read()).map((finding) => finding.path),
+          ]),
+        )
+      : undefined;
+  const comments = remembered ? remembered.comments : request.lineComments;
+  const summary = remembered ? remembered.summary : request.summary;
+  if (comments.length > 0 && refs) {
+    for (const comment of comments) {
       const discussion = {
-        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+        body: markedLineCommentBody(
+          comment,
+          request.delivery.deliveryId,
+          remembered?.fingerprints.get(comment),
+        ),
         position: {
           position_type: 'text',
           ...refs,
@@ -140,8 +174,10 @@ export async function deliverAltforgeReview(
       else if (outcome.kind !== 'ok') throw cliApiError(glab, outcome);
     }
   }
+  // Saved once the discussions are out, before the note: a refused position has no thread.
+  await remembered?.save(comments.filter((comment) => !moved.includes(comment)));
   const bodies = commentBodies(
-    bodyWithMovedComments(request.summary, moved),
+    bodyWithMovedComments(summary, moved),
     ALTFORGE_NOTE_LIMIT,
     request.delivery.deliveryId,
   );
@@ -158,9 +194,10 @@ export async function deliverAltforgeReview(
     signal: request.signal,
   });
   const result = {
-    onLines: request.lineComments.length - moved.length,
+    onLines: comments.length - moved.length,
     moved: moved.length,
     notes: bodies.length,
+    ...(remembered ? { findings: remembered.counts } : {}),
   };
   request.log.info(
     {

@@ -4,7 +4,7 @@
  * (422: a line the diff does not show), the review is posted again with those comments moved into
  * its body as text: a comment is never dropped, and one bad line never loses the review.
  */
-import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { commentBodies } from './comment-bodies.js';
 import { payloadValue } from './extra-value.js';
@@ -17,9 +17,11 @@ import {
   forgeSecrets,
 } from './forge-cli.js';
 import { resolveForgePullRequest, type ForgePullRequest } from './forge-target.js';
+import { readFindingThreads, resolveFindingThread } from './forge-review-threads.js';
+import { findingsJournalOf, rememberFindings, type RememberedReview } from './remember-findings.js';
 import {
   bodyWithMovedComments,
-  commentableLines,
+  lineTexts,
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';
@@ -38,11 +40,11 @@ function isUnprocessable(outcome: CliOutcome): boolean {
   return outcome.kind === 'exit' && /\(HTTP 422\)/.test(outcome.stderr);
 }
 
-/** The new-file lines the pull request's diff shows, per path (`GET …/pulls/{n}/files`). */
-export async function diffLines(
+/** The text of each new-file line the pull request's diff shows, per path (`GET …/pulls/{n}/files`). */
+async function diffLineTexts(
   gh: CliApiContext,
   { repo, prNumber }: ForgePullRequest,
-): Promise<Map<string, Set<number>>> {
+): Promise<Map<string, Map<number, string>>> {
   const outcome = await runCliApi(gh, [
     '--paginate',
     `repos/${repo}/pulls/${prNumber}/files`,
@@ -50,13 +52,22 @@ export async function diffLines(
     '.[] | {filename, patch}',
   ]);
   if (outcome.kind !== 'ok') throw cliApiError(gh, outcome);
-  const lines = new Map<string, Set<number>>();
+  const files = new Map<string, Map<number, string>>();
   for (const line of outcome.stdout.split('\n')) {
     if (line.trim() === '') continue;
     const file = changedFileSchema.parse(JSON.parse(line));
-    lines.set(file.filename, commentableLines(file.patch ?? ''));
+    files.set(file.filename, lineTexts(file.patch ?? ''));
   }
-  return lines;
+  return files;
+}
+
+/** The new-file lines the pull request's diff shows, per path. */
+export async function diffLines(
+  gh: CliApiContext,
+  pullRequest: ForgePullRequest,
+): Promise<Map<string, Set<number>>> {
+  const files = await diffLineTexts(gh, pullRequest);
+  return new Map([...files].map(([path, lines]) => [path, new Set(lines.keys())]));
 }
 
 /** How a review went out, for the log. */
@@ -66,6 +77,8 @@ export interface ReviewOutcome {
   moved: number;
   /** Extra pull request comments holding the rest of a summary too long for one review body. */
   extraComments: number;
+  /** What the review did with the findings, when the journal remembers them. */
+  findings?: FindingCounts;
 }
 
 /**
@@ -92,12 +105,26 @@ export async function deliverForgeReview(
   };
   // Without a head SHA (a comment event), the forge reviews the pull request's newest commit.
   const headSha = payloadValue(payload, 'pull_request.head.sha');
-  const comments = request.lineComments;
+  // With the journal's findings: only new findings are posted, fixed ones' threads resolved.
+  const journal = findingsJournalOf(request);
+  const remembered: RememberedReview | undefined = journal
+    ? await rememberFindings(
+        request,
+        journal,
+        {
+          read: (trusted) => readFindingThreads(gh, pullRequest, trusted),
+          resolve: (threadId) => resolveFindingThread(gh, threadId),
+        },
+        await diffLineTexts(gh, pullRequest),
+      )
+    : undefined;
+  const comments = remembered ? remembered.comments : request.lineComments;
+  const summary = remembered ? remembered.summary : request.summary;
   /** The summary with the comments not on their lines, in parts that fit one body each. */
   const bodies = (onLines: readonly LineComment[]): string[] =>
     commentBodies(
       bodyWithMovedComments(
-        request.summary,
+        summary,
         comments.filter((comment) => !onLines.includes(comment)),
       ),
       FORGE_COMMENT_LIMIT,
@@ -114,7 +141,11 @@ export async function deliverForgeReview(
         path: comment.path,
         line: comment.line,
         side: 'RIGHT',
-        body: markedLineCommentBody(comment, request.delivery.deliveryId),
+        body: markedLineCommentBody(
+          comment,
+          request.delivery.deliveryId,
+          remembered?.fingerprints.get(comment),
+        ),
       })),
     };
     const { repo, prNumber } = pullRequest;
@@ -125,7 +156,10 @@ export async function deliverForgeReview(
     );
   };
 
-  let onLines: readonly LineComment[] = comments;
+  // Remembered comments outside the diff are known already: they go into the body at once.
+  let onLines: readonly LineComment[] = remembered
+    ? comments.filter((comment) => remembered.fingerprints.has(comment))
+    : comments;
   let outcome = await postReview(onLines);
   if (isUnprocessable(outcome) && onLines.length > 0) {
     // The forge does not say which line it refused: the diff does.
@@ -140,6 +174,8 @@ export async function deliverForgeReview(
     }
   }
   if (outcome.kind !== 'ok') throw cliApiError(gh, outcome);
+  // Saved once the review is out: a retry after a failure before this posts the same findings.
+  await remembered?.save(onLines);
   const rest = bodies(onLines).slice(1);
   // The rest of a summary too long for one review body, as pull request comments after it.
   for (const [index, body] of rest.entries()) {
@@ -158,6 +194,7 @@ export async function deliverForgeReview(
     onLines: onLines.length,
     moved: comments.length - onLines.length,
     extraComments: rest.length,
+    ...(remembered ? { findings: remembered.counts } : {}),
   };
   request.log.info(
     {

@@ -2,7 +2,12 @@
  * Which line comments a forge can place: a review comment must sit on a line of the new file that
  * the diff shows (added or context), or the forge refuses the whole review.
  */
-import { gatewayMarker, type LineComment } from '@webhook-gateway/core';
+import {
+  findingMarker,
+  gatewayMarker,
+  withoutFindingMarkers,
+  type LineComment,
+} from '@webhook-gateway/core';
 import parseDiff from 'parse-diff';
 
 /**
@@ -11,12 +16,22 @@ import parseDiff from 'parse-diff';
  * @example commentableLines('@@ -1,2 +1,3 @@\n a\n+b\n c') // Set { 1, 2, 3 }
  */
 export function commentableLines(patch: string): Set<number> {
-  const lines = new Set<number>();
+  return new Set(lineTexts(patch).keys());
+}
+
+/**
+ * The text of each new-file line a unified diff of one file shows (added and context lines),
+ * without the diff's leading `+` or space: what a finding's fingerprint is made of.
+ *
+ * @example lineTexts('@@ -1,2 +1,3 @@\n a\n+b\n c') // Map { 1 => 'a', 2 => 'b', 3 => 'c' }
+ */
+export function lineTexts(patch: string): Map<number, string> {
+  const lines = new Map<number, string>();
   for (const file of parseDiff(patch)) {
     for (const chunk of file.chunks) {
       for (const change of chunk.changes) {
-        if (change.type === 'add') lines.add(change.ln);
-        else if (change.type === 'normal') lines.add(change.ln2);
+        if (change.type === 'add') lines.set(change.ln, change.content.slice(1));
+        else if (change.type === 'normal') lines.set(change.ln2, change.content.slice(1));
       }
     }
   }
@@ -50,11 +65,18 @@ export function bodyWithMovedComments(summary: string, moved: readonly LineComme
 }
 
 /**
- * A line comment's body as posted: the agent's words, then the gateway's hidden marker for the
- * delivery, so the loop guard ignores it when the forge sends it back as a comment event.
+ * A line comment's body as posted: the agent's words, then the gateway's hidden markers: the
+ * finding's fingerprint (when findings are remembered), and the delivery's, so the loop guard
+ * ignores it when the forge sends it back as a comment event.
  */
-export function markedLineCommentBody(comment: LineComment, deliveryId: string): string {
-  return `${comment.body}\n\n${gatewayMarker(deliveryId)}`;
+export function markedLineCommentBody(
+  comment: LineComment,
+  deliveryId: string,
+  fingerprint?: string,
+): string {
+  // A marker the agent copied into its text is taken out: only the gateway's own one counts.
+  const remembered = fingerprint === undefined ? '' : findingMarker(fingerprint);
+  return `${withoutFindingMarkers(comment.body)}\n\n${remembered}${gatewayMarker(deliveryId)}`;
 }
 
 /**

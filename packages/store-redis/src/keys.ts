@@ -40,6 +40,8 @@ export interface RedisKeys {
   readonly sweepLock: string;
   /** Hash: cursor name → value (background passes' resume points). */
   readonly cursors: string;
+  /** Hash: order key (route, repository, number) → its findings as JSON (`Finding[]`). */
+  readonly findings: string;
   /** String with a TTL: held by the process that runs the periodic job `name`. */
   lease(name: string): string;
   /** Hash: one outbox message (`NewOutboxMessage`, its tries and its claim). */
@@ -74,6 +76,7 @@ export function redisKeys(prefix: string): RedisKeys {
     subscriptions: `${prefix}:subscriptions`,
     sweepLock: `${prefix}:sweep-lock`,
     cursors: `${prefix}:cursors`,
+    findings: `${prefix}:findings`,
     lease: (name) => `${prefix}:lease:${encodeURIComponent(name)}`,
     outbox: (id) => `${prefix}:outbox:msg:${id}`,
     outboxPrefix: `${prefix}:outbox:msg:`,

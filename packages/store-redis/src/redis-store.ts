@@ -8,6 +8,7 @@ import type {
   AcceptResult,
   DeliveredStatus,
   DeliveryProgress,
+  Finding,
   DeliveryFilter,
   DeliveryOutline,
   DeliveryRecord,
@@ -28,6 +29,7 @@ import {
   agentAccountingSchema,
   attemptLogSchema,
   deliveryStatusSchema,
+  findingsSchema,
   jsonTextSchema,
   lifecycleMessages,
   type LifecycleFacts,
@@ -498,6 +500,17 @@ export class RedisStore implements Store, QueueJournal {
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
     await this.client.hset(this.keys.cursors, name, value);
+  }
+
+  async findings(orderKey: string): Promise<Finding[]> {
+    this.assertOpen();
+    const text = await this.client.hget(this.keys.findings, orderKey);
+    return text === null ? [] : jsonTextSchema(findingsSchema).parse(text);
+  }
+
+  async saveFindings(orderKey: string, findings: readonly Finding[]): Promise<void> {
+    this.assertOpen();
+    await this.client.hset(this.keys.findings, orderKey, JSON.stringify(findings));
   }
 
   /** Free or already ours: taken (or renewed) for `ttlMs`; another process's: refused. */

@@ -428,3 +428,37 @@ describe('schema version 14: the conclusion', () => {
     }
   });
 });
+
+describe('schema version 15: findings', () => {
+  it('adds the findings table to a version 14 file, keeping its rows, and the store reads and writes it', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    migrate(old, migrations.slice(0, 14));
+    old.prepare(`INSERT INTO cursors (name, value) VALUES ('kept', 'yes')`).run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    const finding = {
+      fingerprint: 'ab12',
+      path: 'src/a.ts',
+      line: 2,
+      body: 'b is unused',
+      lineText: 'const b = 2;',
+      state: 'open' as const,
+      raisedBy: 'd-1',
+    };
+    try {
+      expect(await store.readCursor('kept')).toBe('yes');
+      expect(await store.findings('review|octo/repo|1')).toEqual([]);
+      await store.saveFindings('review|octo/repo|1', [finding]);
+    } finally {
+      await store.close();
+    }
+    const reopened = new SqliteStore({ path: file });
+    try {
+      expect(await reopened.findings('review|octo/repo|1')).toEqual([finding]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

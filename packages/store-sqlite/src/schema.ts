@@ -331,6 +331,19 @@ const conclusionColumn: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN conclusion TEXT');
 };
 
+/**
+ * The findings each route's reviews posted on a pull or merge request, with their fates, so a
+ * later review does not raise them again: one row per order key, the findings as JSON.
+ */
+const findingsTable: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE findings (
+      order_key TEXT PRIMARY KEY,                 -- route|repository|number
+      findings  TEXT NOT NULL                     -- JSON: Finding[]
+    ) WITHOUT ROWID;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -347,6 +360,7 @@ export const migrations: readonly Migration[] = [
   coalesceColumns,
   outboxTable,
   conclusionColumn,
+  findingsTable,
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import type {
   DeliveryFilter,
   DeliveryOutline,
   DeliveryRecord,
+  Finding,
   NewDelivery,
   NotRunStatus,
   DeliveredStatus,
@@ -23,6 +24,8 @@ import type {
   Subscription,
 } from '@webhook-gateway/core';
 import {
+  findingsSchema,
+  jsonTextSchema,
   journalJson,
   queuedRecord,
   closeAttempt,
@@ -412,6 +415,23 @@ export class SqliteStore implements Store {
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
     await this.batched(undefined, () => this.statements.writeCursor.run({ name, value }));
+  }
+
+  async findings(orderKey: string): Promise<Finding[]> {
+    this.assertOpen();
+    this.settle();
+    const text = this.statements.readFindings.get(orderKey) as string | undefined;
+    return text === undefined ? [] : jsonTextSchema(findingsSchema).parse(text);
+  }
+
+  async saveFindings(orderKey: string, findings: readonly Finding[]): Promise<void> {
+    this.assertOpen();
+    await this.batched(undefined, () =>
+      this.statements.writeFindings.run({
+        order_key: orderKey,
+        findings: JSON.stringify(findings),
+      }),
+    );
   }
 
   async enqueueOutbox(messages: readonly NewOutboxMessage[]): Promise<void> {

@@ -117,6 +117,8 @@ export interface Statements {
   journaledDeliveryIds: Statement<{ route: string; ids: string }>;
   readCursor: Statement<[string]>;
   writeCursor: Statement<{ name: string; value: string }>;
+  readFindings: Statement<[string]>;
+  writeFindings: Statement<{ order_key: string; findings: string }>;
   /** Adds a message unless its id is there already. */
   insertOutbox: Statement<OutboxInsert>;
   dropExpiredOutbox: Statement<{ now: number }>;
@@ -267,6 +269,11 @@ export function prepareStatements(db: Database.Database): Statements {
     writeCursor: db.prepare<{ name: string; value: string }>(
       `INSERT INTO cursors (name, value) VALUES (@name, @value)
        ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    ),
+    readFindings: db.prepare<[string]>('SELECT findings FROM findings WHERE order_key = ?').pluck(),
+    writeFindings: db.prepare<{ order_key: string; findings: string }>(
+      `INSERT INTO findings (order_key, findings) VALUES (@order_key, @findings)
+       ON CONFLICT (order_key) DO UPDATE SET findings = excluded.findings`,
     ),
     insertOutbox: db.prepare<OutboxInsert>(
       `INSERT OR IGNORE INTO outbox (id, destination, body, created_at, expires_at, due_at)

@@ -657,6 +657,32 @@ const upkeepChecks = [
     assert.equal(await c.store.readCursor('forge:octo/repo:hook:2'), 'two');
   }),
 
+  check(
+    'findings are kept per order key, replaced as a whole on save, and empty until saved',
+    async (c) => {
+      const key = 'review|octo/repo|7';
+      assert.deepEqual(await c.store.findings(key), []);
+      const finding = {
+        fingerprint: 'a1b2c3',
+        path: 'src/a.ts',
+        line: 3,
+        body: 'c is unused',
+        lineText: 'const c = 3;',
+        state: 'open' as const,
+        raisedBy: 'd-1',
+      };
+      await c.store.saveFindings(key, [finding, { ...finding, fingerprint: 'd4e5f6', line: 9 }]);
+      await c.store.saveFindings('review|octo/repo|8', [{ ...finding, fingerprint: 'ffff' }]);
+      const closed = { ...finding, state: 'dismissed' as const, closedBy: 'd-2' };
+      await c.store.saveFindings(key, [closed]);
+      assert.deepEqual(await c.store.findings(key), [closed]);
+      assert.deepEqual(
+        (await c.store.findings('review|octo/repo|8')).map((f) => f.fingerprint),
+        ['ffff'],
+      );
+    },
+  ),
+
   check('close makes later calls reject, saying the store is closed', async (c) => {
     await c.store.close();
     await assert.rejects(c.store.accept(c.delivery(), HOUR_MS), /is closed/);

@@ -22,8 +22,10 @@ export function deliveryHandlers({
       notFound(ctx, `No delivery ${id} in the journal (pruned, or never received)`);
       return;
     }
+    // The findings its route keeps for the same pull or merge request (none for other events).
+    const findings = record.orderKey === null ? [] : await store.findings(record.orderKey);
     if (fragment) {
-      sendHtml(ctx, 200, deliveryLiveParts(record, gate.csrfOf(access).csrf));
+      sendHtml(ctx, 200, deliveryLiveParts(record, gate.csrfOf(access).csrf, findings));
       return;
     }
     const query = deliveryQuerySchema.safeParse(queryOf(ctx));
@@ -32,6 +34,7 @@ export function deliveryHandlers({
       200,
       deliveryPage({
         record,
+        findings,
         replayed: query.success && query.data.replayed === '1',
         refreshMs,
         ...gate.csrfOf(access),

@@ -28,6 +28,44 @@ describe('deliveryPage', () => {
     expect(text.toString()).not.toContain('Line comments');
   });
 
+  it("counts this review's findings (new, still open, resolved since the last one) and lists each with its fate, escaped", () => {
+    const record = deliveryRecord();
+    const base = { path: 'src/a.ts', lineText: 'x', state: 'open' as const, raisedBy: 'earlier' };
+    const text = deliveryPage({
+      record,
+      replayed: false,
+      refreshMs: 0,
+      findings: [
+        { ...base, fingerprint: 'a1', line: 2, body: 'use <b>', raisedBy: record.deliveryId },
+        { ...base, fingerprint: 'a2', line: 3, body: 'kept', seenBy: record.deliveryId },
+        { ...base, fingerprint: 'a3', line: 4, body: 'kept too', seenBy: record.deliveryId },
+        {
+          ...base,
+          fingerprint: 'a4',
+          line: 5,
+          body: 'no',
+          state: 'dismissed',
+          closedBy: record.deliveryId,
+        },
+      ],
+    }).toString();
+    const counts = text.slice(
+      text.indexOf('id="finding-counts"'),
+      text.indexOf('</dl>', text.indexOf('id="finding-counts"')),
+    );
+    expect(counts.replace(/\s+/g, ' ')).toContain(
+      '<dt>New</dt> <dd>1</dd> <dt>Still open</dt> <dd>2</dd> <dt>Resolved since the last review</dt> <dd>1</dd>',
+    );
+    expect(text).toContain('use &lt;b&gt;');
+    expect(text).toMatch(
+      /data-label="Line">5<\/td>\s*<td data-label="Fate">Dismissed by a person</,
+    );
+    // Without findings there is no section.
+    expect(deliveryPage({ record, replayed: false, refreshMs: 0 }).toString()).not.toContain(
+      '<h2>Findings</h2>',
+    );
+  });
+
   it('splits the prompt tokens into cached and uncached, and counts none cached on an older row', () => {
     const agent = (usage: TokenUsage) =>
       deliveryPage({

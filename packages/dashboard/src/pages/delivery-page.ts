@@ -1,8 +1,11 @@
 /** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
 import {
+  findingFate,
   promptTokenSplit,
   type AgentAccounting,
   type DeliveryRecord,
+  type Finding,
+  type FindingFate,
   type LineComment,
   type TokenUsage,
 } from '@webhook-gateway/core';
@@ -45,6 +48,66 @@ function lineCommentsSection(comments: readonly LineComment[] | undefined): Safe
                 <td data-label="File"><code>${comment.path}</code></td>
                 <td data-label="Line">${comment.line}</td>
                 <td data-label="Comment"><pre class="block" tabindex="0">${comment.body}</pre></td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+}
+
+/** How the page words each fate. */
+const FATE_TEXT: Record<FindingFate, string> = {
+  new: 'New: posted by this review',
+  still_open: 'Still open: raised again, not posted again',
+  open: 'Open',
+  resolved: 'Resolved by a person',
+  dismissed: 'Dismissed by a person',
+  fixed: 'Fixed: the gateway resolved its thread',
+};
+
+/**
+ * The findings the route keeps for this request: this review's counts (new, still open, resolved
+ * since the last review), then each finding with its fate; nothing when none is kept.
+ */
+function findingsSection(record: DeliveryRecord, findings: readonly Finding[]): SafeHtml {
+  if (findings.length === 0) return html``;
+  const fates = findings.map((finding) => ({
+    finding,
+    fate: findingFate(finding, record.deliveryId),
+  }));
+  const count = (wanted: (fate: FindingFate) => boolean) =>
+    fates.filter(({ fate }) => wanted(fate)).length;
+  const closedNow = fates.filter(({ finding }) => finding.closedBy === record.deliveryId).length;
+  return html`<h2>Findings</h2>
+    <dl class="facts panel" id="finding-counts">
+      <dt>New</dt>
+      <dd>${count((fate) => fate === 'new')}</dd>
+      <dt>Still open</dt>
+      <dd>${count((fate) => fate === 'still_open')}</dd>
+      <dt>Resolved since the last review</dt>
+      <dd>${closedNow}</dd>
+    </dl>
+    <div class="table-wrap">
+      <table class="cards" id="findings">
+        <caption>
+          Every finding this route raised on the request, with its fate as this review saw it
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Line</th>
+            <th scope="col">Fate</th>
+            <th scope="col">Finding</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${fates.map(
+            ({ finding, fate }) =>
+              html`<tr>
+                <td data-label="File"><code>${finding.path}</code></td>
+                <td data-label="Line">${finding.line}</td>
+                <td data-label="Fate">${FATE_TEXT[fate]}</td>
+                <td data-label="Finding"><pre class="block" tabindex="0">${finding.body}</pre></td>
               </tr>`,
           )}
         </tbody>
@@ -169,7 +232,11 @@ function replayForm(record: DeliveryRecord, csrf: string | undefined): SafeHtml 
  * The parts an attempt changes, with the replay button (offered only once finished): what the
  * live refresh fetches.
  */
-export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHtml {
+export function deliveryLiveParts(
+  record: DeliveryRecord,
+  csrf?: string,
+  findings: readonly Finding[] = [],
+): SafeHtml {
   return html`${replayForm(record, csrf)}
     <dl class="facts panel">
       <dt>Status</dt>
@@ -208,7 +275,8 @@ export function deliveryLiveParts(record: DeliveryRecord, csrf?: string): SafeHt
     <h2>Prompt</h2>
     ${block(record.prompt, 'Not rendered yet.')}
     <h2>Answer</h2>
-    ${block(record.answer, 'No answer yet.')} ${lineCommentsSection(record.lineComments)}`;
+    ${block(record.answer, 'No answer yet.')} ${lineCommentsSection(record.lineComments)}
+    ${findingsSection(record, findings)}`;
 }
 
 function headersTable(headers: Record<string, string>): SafeHtml {
@@ -229,6 +297,8 @@ export function deliveryPage(options: {
   replayed: boolean;
   csrf?: string;
   refreshMs: number;
+  /** The findings the route keeps for the same pull or merge request. */
+  findings?: readonly Finding[];
 }): SafeHtml {
   const { record } = options;
   return page(
@@ -255,7 +325,7 @@ export function deliveryPage(options: {
         id="live"
         data-refresh="/dashboard/fragments/deliveries/${encodeURIComponent(record.id)}"
       >
-        ${deliveryLiveParts(record, options.csrf)}
+        ${deliveryLiveParts(record, options.csrf, options.findings)}
       </div>
       <h2>Headers kept</h2>
       ${headersTable(record.headers)}

@@ -2,7 +2,9 @@
  * A GitHub-REST-compatible fake over TLS on 127.0.0.1 for the real `gh`: it keeps a pull
  * request's issue comments as state (list paginated with a Link header, post, edit, delete), and
  * answers the two GraphQL operations of `gh pr comment` (find the pull request, add a comment),
- * and keeps its reviews: a review whose comment names a line the configured diff does not show is
+ * and keeps its reviews and their review threads (GraphQL `reviewThreads`, paginated, with
+ * `viewerDidAuthor` and 👎 reactions, and `resolveReviewThread`; replies, reactions and
+ * resolutions by people through the test's handle) and its reviews: a review whose comment names a line the configured diff does not show is
  * refused with 422, as the forge does, and the diff's files are listed (paginated) with patches.
  * A repository set with `setRepository` is served from real git (`fake-forge-repository.ts`): its
  * pull requests as JSON or diffs, compares, and contents at a ref, for the review context.
@@ -66,6 +68,34 @@ const reviewSchema = z.strictObject({
 
 type FakeReview = z.infer<typeof reviewSchema> & { id: number };
 
+/** One comment of a review thread, with the reactions people gave it. */
+interface FakeThreadComment {
+  id: number;
+  body: string;
+  user: FakeAuthor;
+  reactions: { content: string; user: string }[];
+}
+
+/** A review thread: a review comment and the replies under it; resolved by whoever resolved it. */
+export interface FakeThread {
+  /** `owner/repo#n:RT_<id>`: the GraphQL node id, which names its pull request. */
+  id: string;
+  path: string;
+  line: number;
+  isResolved: boolean;
+  resolvedBy?: string;
+  comments: FakeThreadComment[];
+}
+
+const threadsVariables = z.object({
+  owner: z.string(),
+  repo: z.string(),
+  pr_number: z.number(),
+  endCursor: z.string().nullish(),
+});
+const resolveVariables = z.object({ thread: z.string() });
+const THREAD_PAGE_SIZE = 2;
+
 /** One file of a pull request's diff: its patch as the forge lists it, and the lines it shows. */
 interface FakeDiffFile {
   filename: string;
@@ -98,6 +128,22 @@ export interface FakeForgeApi {
   reviews(repo: string, number: number): FakeReview[];
   /** Sets the diff of `owner/repo#n` (without one, every review comment is outside it). */
   setDiff(repo: string, number: number, files: FakeDiffFile[]): void;
+  /** Review threads per `owner/repo#n`, oldest first (each posted review comment opens one). */
+  threads(repo: string, number: number): FakeThread[];
+  /** A person's reply in a thread (`/dismiss`, say). */
+  reply(threadId: string, body: string, login?: string): void;
+  /** A person's reaction (`THUMBS_DOWN`) on a thread's first comment. */
+  react(threadId: string, content: string, login?: string): void;
+  /** A person resolves a thread. */
+  resolveAsPerson(threadId: string, login?: string): void;
+  /** A person's own review comment, opening a thread (a forged marker in it, say). */
+  personThread(
+    repo: string,
+    number: number,
+    thread: { path: string; line: number; body: string },
+  ): string;
+  /** The next `count` GraphQL calls naming `operation` (`reviewThreads`, `resolveReviewThread`) answer errors. */
+  failGraphql(operation: string, count: number): void;
   /** Every request, `METHOD /path`. */
   requests: string[];
   /** Every request with its query and `Accept` header, for tests of what was read and how. */
@@ -123,6 +169,8 @@ function repositoryOf(url: URL, text: string): string | undefined {
   const { variables } = graphqlSchema.parse(JSON.parse(text));
   const pullRequest = pullRequestVariables.safeParse(variables);
   if (pullRequest.success) return `${pullRequest.data.owner}/${pullRequest.data.repo}`;
+  const thread = resolveVariables.safeParse(variables);
+  if (thread.success) return thread.data.thread.split('#')[0];
   const comment = addCommentVariables.safeParse(variables);
   return comment.success ? comment.data.input.subjectId.split('#')[0] : undefined;
 }
@@ -130,7 +178,9 @@ function repositoryOf(url: URL, text: string): string | undefined {
 /** The permissions of which one must be `write` for a call (reads need none beyond the scope). */
 function permissionNeeded(method: string, pathname: string, text: string): string[] | undefined {
   if (pathname === '/api/graphql') {
-    return text.includes('addComment(') ? ['pull_requests'] : undefined;
+    return text.includes('addComment(') || text.includes('resolveReviewThread(')
+      ? ['pull_requests']
+      : undefined;
   }
   if (method === 'GET') return undefined;
   if (pathname.includes('/check-runs')) return ['checks'];
@@ -175,6 +225,34 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   const token = 'fake-forge-token';
   const byPull = new Map<string, FakeComment[]>();
   const reviewsByPull = new Map<string, FakeReview[]>();
+  const threadsByPull = new Map<string, FakeThread[]>();
+  const graphqlFailures = new Map<string, number>();
+  const threadList = (key: string): FakeThread[] => {
+    let found = threadsByPull.get(key);
+    if (!found) threadsByPull.set(key, (found = []));
+    return found;
+  };
+  const findThread = (id: string): FakeThread | undefined =>
+    threadList(id.split(':RT_')[0] ?? '').find((thread) => thread.id === id);
+  const openThread = (key: string, path: string, line: number, body: string, user: FakeAuthor) => {
+    const id = nextId++;
+    const thread: FakeThread = {
+      id: `${key}:RT_${id}`,
+      path,
+      line,
+      isResolved: false,
+      comments: [{ id, body, user, reactions: [] }],
+    };
+    threadList(key).push(thread);
+    return thread;
+  };
+  /** True (and one failure used) when the next call of `operation` is to fail. */
+  const failing = (operation: string): boolean => {
+    const left = graphqlFailures.get(operation) ?? 0;
+    if (left <= 0) return false;
+    graphqlFailures.set(operation, left - 1);
+    return true;
+  };
   const diffs = new Map<string, FakeDiffFile[]>();
   const requests: string[] = [];
   const reads: FakeRead[] = [];
@@ -255,6 +333,49 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
     if (repositories.handle(req, url, res, paged)) return;
     if (url.pathname === '/api/graphql' && req.method === 'POST') {
       const { query, variables } = graphqlSchema.parse(JSON.parse(text));
+      if (query.includes('reviewThreads(')) {
+        if (failing('reviewThreads')) {
+          return send(200, { errors: [{ message: 'Something went wrong reading threads' }] });
+        }
+        const { owner, repo, pr_number: number, endCursor } = threadsVariables.parse(variables);
+        const all = threadList(`${owner}/${repo}#${number}`);
+        const start = endCursor == null ? 0 : Number(endCursor);
+        const end = start + THREAD_PAGE_SIZE;
+        // viewerDidAuthor: whether the caller's account wrote the comment.
+        const nodes = all.slice(start, end).map((thread) => ({
+          id: thread.id,
+          isResolved: thread.isResolved,
+          comments: {
+            nodes: thread.comments.map((comment) => ({
+              body: comment.body,
+              viewerDidAuthor: comment.user.login === author.login,
+              reactions: {
+                totalCount: comment.reactions.filter((r) => r.content === 'THUMBS_DOWN').length,
+              },
+            })),
+          },
+        }));
+        const pageInfo = { hasNextPage: end < all.length, endCursor: String(end) };
+        return send(200, {
+          data: { repository: { pullRequest: { reviewThreads: { pageInfo, nodes } } } },
+        });
+      }
+      if (query.includes('resolveReviewThread(')) {
+        if (failing('resolveReviewThread')) {
+          return send(200, { errors: [{ message: 'Something went wrong resolving' }] });
+        }
+        const thread = findThread(resolveVariables.parse(variables).thread);
+        if (!thread) {
+          return send(200, {
+            errors: [{ type: 'NOT_FOUND', message: 'Could not resolve to a node' }],
+          });
+        }
+        thread.isResolved = true;
+        thread.resolvedBy = author.login;
+        return send(200, {
+          data: { resolveReviewThread: { thread: { id: thread.id, isResolved: true } } },
+        });
+      }
       // The pull request's node id is its comment list's key, so addComment finds it again.
       if (query.includes('pullRequest(number:')) {
         const { owner, repo, pr_number: number } = pullRequestVariables.parse(variables);
@@ -315,6 +436,9 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       }
       const review = { id: nextId++, ...parsed.data };
       reviewList(key).push(review);
+      for (const comment of parsed.data.comments) {
+        openThread(key, comment.path, comment.line, comment.body, author);
+      }
       return send(200, { id: review.id, state: 'COMMENTED', body: review.body });
     }
     if (pull && req.method === 'POST') {
@@ -362,6 +486,31 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
       if (found) found[0].splice(found[1], 1);
     },
     reviews: (repo, number) => reviewList(`${repo}#${number}`),
+    threads: (repo, number) => threadList(`${repo}#${number}`),
+    reply(threadId, body, login = 'octo-reviewer') {
+      findThread(threadId)?.comments.push({
+        id: nextId++,
+        body,
+        user: { login, type: 'User' },
+        reactions: [],
+      });
+    },
+    react(threadId, content, login = 'octo-reviewer') {
+      findThread(threadId)?.comments[0]?.reactions.push({ content, user: login });
+    },
+    resolveAsPerson(threadId, login = 'octo-reviewer') {
+      const thread = findThread(threadId);
+      if (thread) Object.assign(thread, { isResolved: true, resolvedBy: login });
+    },
+    personThread(repo, number, { path, line, body }) {
+      return openThread(`${repo}#${number}`, path, line, body, {
+        login: 'octo-reviewer',
+        type: 'User',
+      }).id;
+    },
+    failGraphql(operation, count) {
+      graphqlFailures.set(operation, count);
+    },
     setDiff(repo, number, files) {
       diffs.set(`${repo}#${number}`, files);
     },

@@ -44,9 +44,9 @@ const statusSchema = z.strictObject({
   target_url: z.string().optional(),
 });
 
-export type FakeAnnotation = z.infer<typeof annotationSchema>;
+type FakeAnnotation = z.infer<typeof annotationSchema>;
 
-export interface FakeCheckRun {
+interface FakeCheckRun {
   id: number;
   repo: string;
   name: string;
@@ -61,7 +61,7 @@ export interface FakeCheckRun {
   annotationRequests: number;
 }
 
-export type FakeCommitStatus = z.infer<typeof statusSchema> & { repo: string; sha: string };
+type FakeCommitStatus = z.infer<typeof statusSchema> & { repo: string; sha: string };
 
 export interface FakeForgeChecks {
   /**

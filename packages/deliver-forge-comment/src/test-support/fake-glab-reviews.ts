@@ -4,6 +4,9 @@
  * answers the merge request with its `diff_refs`; `glab api --method POST …/discussions --input -`
  * refuses a text position the diff does not show with the altforge's 400, as the real API does;
  * `glab mr note <iid> --repo <path>` keeps the note read from stdin. A wrong GITLAB_TOKEN is a 401.
+ * Each discussion is kept as a thread too: listed (`…/discussions?per_page=100`) with its notes'
+ * authors, award emoji per note, resolved with `PUT …/discussions/<id>?resolved=true`; the test
+ * replies, awards 👎 and resolves as a person. The head's files are served raw.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +19,25 @@ export interface FakeMergeRequest {
   diffRefs: { base_sha: string; start_sha: string; head_sha: string };
   /** The new-file lines the diff shows, per path: where a discussion may sit. */
   lines: Record<string, number[]>;
+  /** The files at the head commit, by path (`repository/files/<path>/raw?ref=<head_sha>`). */
+  files?: Record<string, string>;
+}
+
+/** A note of a discussion thread, as the altforge lists it. */
+interface FakeNote {
+  id: number;
+  body: string;
+  author: string;
+  /** Award emoji names (`thumbsdown`) given by people. */
+  awards: string[];
+}
+
+/** A discussion as a thread: its notes, and whether (and by whom) it was resolved. */
+export interface FakeDiscussionThread {
+  id: string;
+  resolved: boolean;
+  resolvedBy?: string;
+  notes: FakeNote[];
 }
 
 /** A commit status as `POST projects/:id/statuses/:sha` kept it. */
@@ -33,13 +55,32 @@ interface FakeMergeRequestState {
   notes: string[];
   /** Commit statuses of the project, oldest first. */
   statuses: FakeCommitStatus[];
+  /** Every discussion as a thread, the gateway's and people's, oldest first. */
+  threads: FakeDiscussionThread[];
+  /** How many of the next `PUT …/discussions/<id>?resolved=true` calls fail. */
+  failResolve: number;
 }
+
+/** The account the fake's token belongs to (`glab api user`). */
+const TOKEN_USER = 'gateway-bot';
 
 export interface FakeGlabReviews {
   /** Absolute path of the executable: set it as `platforms.altforge.cli`. */
   path: string;
   token: string;
   state(): FakeMergeRequestState;
+  /** Changes the merge request: a push with new files or diff lines, say. */
+  update(change: Partial<FakeMergeRequest>): void;
+  /** A person's reply in a discussion (`/dismiss`, say). */
+  reply(discussionId: string, body: string): void;
+  /** A person's award emoji on a discussion's first note (`thumbsdown`). */
+  award(discussionId: string, name: string): void;
+  /** A person resolves a discussion. */
+  resolveAsPerson(discussionId: string): void;
+  /** A person's own discussion (a forged marker in it, say); its id. */
+  personDiscussion(body: string): string;
+  /** The next `count` resolutions fail. */
+  failResolve(count: number): void;
   /** Every call's argv, in order. */
   calls(): string[][];
   cleanup(): void;
@@ -101,8 +142,46 @@ process.stdin.on('end', () => {
       return fail('glab: 400 Bad request - Note {:line_code=>["can\\'t be blank", "must be a valid line code"]} (HTTP 400)');
     }
     state.discussions.push(discussion);
+    const id = 'd' + (state.threads.length + 1);
+    state.threads.push({ id, resolved: false, notes: [{ id: 100 + state.threads.length, body: discussion.body, author: ${JSON.stringify(TOKEN_USER)}, awards: [] }] });
     save();
-    return process.stdout.write(JSON.stringify({ id: 'd' + state.discussions.length }));
+    return process.stdout.write(JSON.stringify({ id }));
+  }
+  if (argv.join(' ') === 'api user') {
+    return process.stdout.write(JSON.stringify({ username: ${JSON.stringify(TOKEN_USER)} }));
+  }
+  if (argv[0] === 'api' && argv[1] === api + '/discussions?per_page=100' && argv.length === 2) {
+    return process.stdout.write(JSON.stringify(state.threads.map((t) => ({
+      id: t.id,
+      individual_note: false,
+      notes: t.notes.map((n) => ({ id: n.id, body: n.body, author: { username: n.author }, resolvable: true, resolved: t.resolved })),
+    }))));
+  }
+  const awards = /^projects\\/[^/]+\\/merge_requests\\/\\d+\\/notes\\/(\\d+)\\/award_emoji$/.exec(argv[1] || '');
+  if (argv[0] === 'api' && awards && argv.length === 2) {
+    const note = state.threads.flatMap((t) => t.notes).find((n) => String(n.id) === awards[1]);
+    if (!note) return fail('glab: 404 Not Found (HTTP 404)');
+    return process.stdout.write(JSON.stringify(note.awards.map((name) => ({ name, user: { username: 'octo-reviewer' } }))));
+  }
+  const resolve = /^api --method PUT (\\S+)\\/discussions\\/(\\S+)\\?resolved=true$/.exec(argv.join(' '));
+  if (resolve && resolve[1] === api) {
+    const thread = state.threads.find((t) => t.id === resolve[2]);
+    if (!thread) return fail('glab: 404 Not Found (HTTP 404)');
+    if (state.failResolve > 0) {
+      state.failResolve--;
+      save();
+      return fail('glab: 500 Internal Server Error (HTTP 500)');
+    }
+    thread.resolved = true;
+    thread.resolvedBy = ${JSON.stringify(TOKEN_USER)};
+    save();
+    return process.stdout.write(JSON.stringify({ id: thread.id, notes: [] }));
+  }
+  const raw = /^projects\\/[^/]+\\/repository\\/files\\/([^/]+)\\/raw\\?ref=(.+)$/.exec(argv[1] || '');
+  if (argv[0] === 'api' && raw && argv.length === 2) {
+    const file = (mr.files || {})[decodeURIComponent(raw[1])];
+    if (file === undefined || raw[2] !== mr.diffRefs.head_sha) return fail('glab: 404 Not Found (HTTP 404)');
+    return process.stdout.write(file);
   }
   fail('glab: 404 Not Found (HTTP 404): unexpected call ' + argv.join(' '));
 });
@@ -117,13 +196,59 @@ export function createFakeGlabReviews(mergeRequest: FakeMergeRequest): FakeGlabR
   fs.writeFileSync(path.join(dir, 'merge-request.json'), JSON.stringify(mergeRequest));
   fs.writeFileSync(
     path.join(dir, 'state.json'),
-    JSON.stringify({ discussions: [], notes: [], statuses: [] }),
+    JSON.stringify({ discussions: [], notes: [], statuses: [], threads: [], failResolve: 0 }),
   );
   const read = (name: string): string => fs.readFileSync(path.join(dir, name), 'utf8');
+  const state = () => JSON.parse(read('state.json')) as FakeMergeRequestState;
+  /** Changes the kept state as a person on the altforge would. */
+  const change = (edit: (state: FakeMergeRequestState) => void): void => {
+    const current = state();
+    edit(current);
+    fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify(current));
+  };
+  const thread = (current: FakeMergeRequestState, id: string): FakeDiscussionThread => {
+    const found = current.threads.find((t) => t.id === id);
+    if (!found) throw new Error(`no discussion ${id}`);
+    return found;
+  };
+  let nextNote = 10_000;
   return {
     path: file,
     token: 'fake-altforge-token',
-    state: () => JSON.parse(read('state.json')) as FakeMergeRequestState,
+    state,
+    update(edit) {
+      const current = JSON.parse(read('merge-request.json')) as FakeMergeRequest;
+      fs.writeFileSync(
+        path.join(dir, 'merge-request.json'),
+        JSON.stringify({ ...current, ...edit }),
+      );
+    },
+    reply: (id, body) =>
+      change((current) =>
+        thread(current, id).notes.push({
+          id: nextNote++,
+          body,
+          author: 'octo-reviewer',
+          awards: [],
+        }),
+      ),
+    award: (id, name) => change((current) => thread(current, id).notes[0]?.awards.push(name)),
+    resolveAsPerson: (id) =>
+      change((current) =>
+        Object.assign(thread(current, id), { resolved: true, resolvedBy: 'octo-reviewer' }),
+      ),
+    personDiscussion(body) {
+      const id = `p${nextNote}`;
+      change((current) =>
+        current.threads.push({
+          id,
+          resolved: false,
+          notes: [{ id: nextNote++, body, author: 'octo-reviewer', awards: [] }],
+        }),
+      );
+      return id;
+    },
+    failResolve: (count) => change((current) => (current.failResolve = count)),
     calls: () =>
       fs.existsSync(path.join(dir, 'calls.jsonl'))
         ? read('calls.jsonl')

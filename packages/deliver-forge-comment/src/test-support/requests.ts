@@ -9,6 +9,7 @@ import {
   silentLogger,
   type DeliverRequest,
   type DeliveryRecord,
+  type FindingsJournal,
   type JsonObject,
   type LineComment,
   type ReviewConclusion,
@@ -40,6 +41,10 @@ export interface RequestOptions {
   lineComments?: LineComment[];
   conclusion?: ReviewConclusion;
   signal?: AbortSignal;
+  /** The journal's findings of the route and request, as the worker hands them on. */
+  findings?: FindingsJournal;
+  /** The sender's delivery id (`delivery-1` unless given). */
+  deliveryId?: string;
 }
 
 /**
@@ -59,7 +64,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     route: 'reviews',
     event: 'pull_request',
     action: 'opened',
-    deliveryId: 'delivery-1',
+    deliveryId: options.deliveryId ?? 'delivery-1',
     receivedAt: 0,
     payload: options.payload,
     headers: {},
@@ -83,6 +88,7 @@ export function deliverRequest(options: RequestOptions): DeliverRequest {
     summary,
     lineComments,
     conclusion: options.conclusion ?? { value: 'neutral' },
+    ...(options.findings ? { findings: options.findings } : {}),
     delivery,
     routeConfig,
     extra: renderDeliverExtra(deliverExtra, options.payload),

@@ -53,9 +53,16 @@ async function listDeliveries(rawOptions: unknown): Promise<void> {
 async function showDelivery(rawId: unknown, rawOptions: unknown): Promise<void> {
   const id = parseDeliveryIdArgument(rawId);
   const options = parseOptions(deliveryOptionsSchema, rawOptions);
-  const record = await withJournal(options, (store) => findDelivery(store, id));
-  if (options.json) printJson(deliveryDetail(record));
-  else print(formatDeliveryDetail(record));
+  const { record, findings } = await withJournal(options, async (store) => {
+    const found = await findDelivery(store, id);
+    // The findings its route keeps for the same pull or merge request, with their fates.
+    return {
+      record: found,
+      findings: found.orderKey === null ? [] : await store.findings(found.orderKey),
+    };
+  });
+  if (options.json) printJson(deliveryDetail(record, findings));
+  else print(formatDeliveryDetail(record, findings));
 }
 
 function replayLine(result: ReplayResult): string {

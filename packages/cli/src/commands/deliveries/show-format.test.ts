@@ -47,6 +47,50 @@ describe('formatDeliveryDetail', () => {
     expect(formatDeliveryDetail(testRecord())).not.toContain('conclusion');
   });
 
+  it("lists the request's findings with each one's fate as this review saw it", () => {
+    const record = testRecord();
+    const base = { path: 'src/a.ts', lineText: 'x', state: 'open' as const, raisedBy: 'earlier' };
+    const text = formatDeliveryDetail(record, [
+      { ...base, fingerprint: 'a1', line: 2, body: 'posted now', raisedBy: record.deliveryId },
+      { ...base, fingerprint: 'a2', line: 3, body: 'kept', seenBy: record.deliveryId },
+      {
+        ...base,
+        fingerprint: 'a3',
+        line: 4,
+        body: 'waved off',
+        state: 'dismissed',
+        closedBy: record.deliveryId,
+      },
+      {
+        ...base,
+        fingerprint: 'a4',
+        line: 5,
+        body: 'gone',
+        state: 'fixed',
+        closedBy: record.deliveryId,
+      },
+      {
+        ...base,
+        fingerprint: 'a5',
+        line: 6,
+        body: 'from before',
+        state: 'resolved',
+        closedBy: 'later',
+      },
+    ]);
+    const section = text.split('findings on this request (5)\n')[1]?.split('\n') ?? [];
+    expect(section[0]).toMatch(/LINE\s+FATE\s+FINDING/);
+    expect(section.slice(1).map((line) => line.trim().replace(/\s{2,}/g, ' | '))).toEqual([
+      'src/a.ts:2 | new: posted by this review | posted now',
+      'src/a.ts:3 | still open: raised again, not posted again | kept',
+      'src/a.ts:4 | dismissed by a person: never raised again | waved off',
+      'src/a.ts:5 | fixed: the gateway resolved its thread | gone',
+      'src/a.ts:6 | resolved by a person | from before',
+    ]);
+    // Without findings there is no section.
+    expect(formatDeliveryDetail(record)).not.toContain('findings on this request');
+  });
+
   it('shows the agent accounting: model, turns, tool calls and tokens', () => {
     const text = formatDeliveryDetail(
       testRecord({

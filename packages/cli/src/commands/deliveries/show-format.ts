@@ -6,6 +6,8 @@ import {
   promptTokenSplit,
   type AgentAccounting,
   type DeliveryRecord,
+  type Finding,
+  type FindingFate,
   type LineComment,
   type ReviewConclusion,
 } from '@webhook-gateway/core';
@@ -13,6 +15,17 @@ import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { printable } from './printable.js';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
+import { findingFates } from './view.js';
+
+/** How `deliveries show` words each fate. */
+const FATE_TEXT: Record<FindingFate, string> = {
+  new: 'new: posted by this review',
+  still_open: 'still open: raised again, not posted again',
+  open: 'open',
+  resolved: 'resolved by a person',
+  dismissed: 'dismissed by a person: never raised again',
+  fixed: 'fixed: the gateway resolved its thread',
+};
 
 /** `label  value` lines with the values aligned; nothing is cut. */
 export function formatFields(fields: readonly (readonly [string, string])[], indent = ''): string {
@@ -159,8 +172,23 @@ function conclusionSection(conclusion: ReviewConclusion | undefined): string | u
   return `conclusion\n  ${printable(`${conclusion.value}${reason}`)}`;
 }
 
+/** The request's findings, each with its fate as this review saw it; nothing when none is kept. */
+function findingsSection(record: DeliveryRecord, findings: readonly Finding[]): string | undefined {
+  if (findings.length === 0) return undefined;
+  const rows = findingFates(record, findings).map((finding) => [
+    printable(`${finding.path}:${finding.line}`),
+    FATE_TEXT[finding.fate],
+    printable(finding.body.split('\n')[0] ?? ''),
+  ]);
+  const table = formatTable(['LINE', 'FATE', 'FINDING'], rows, 200);
+  return `findings on this request (${findings.length})\n${indentLines(table)}`;
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
-export function formatDeliveryDetail(record: DeliveryRecord): string {
+export function formatDeliveryDetail(
+  record: DeliveryRecord,
+  findings: readonly Finding[] = [],
+): string {
   const sections = [
     formatFields(summaryFields(record)),
     headersSection(record.headers),
@@ -170,6 +198,7 @@ export function formatDeliveryDetail(record: DeliveryRecord): string {
     `answer\n${textBlock(record.answer)}`,
     lineCommentsSection(record.lineComments),
     conclusionSection(record.conclusion),
+    findingsSection(record, findings),
   ];
   return sections.filter((section) => section !== undefined).join('\n\n');
 }

@@ -61,6 +61,28 @@ describe('deliveryDetail', () => {
     expect(deliveryDetail(testRecord()).conclusion).toBeNull();
   });
 
+  it("lists the request's findings with their fates as this review saw them", () => {
+    const record = testRecord();
+    const finding = {
+      fingerprint: 'a1',
+      path: 'src/a.ts',
+      line: 2,
+      body: 'b is unused',
+      lineText: 'const b = 2;',
+      state: 'open' as const,
+      raisedBy: 'earlier',
+    };
+    const detail = deliveryDetail(record, [
+      finding,
+      { ...finding, fingerprint: 'a2', raisedBy: record.deliveryId },
+    ]);
+    expect(detail.findings.map((f) => [f.fingerprint, f.fate])).toEqual([
+      ['a1', 'open'],
+      ['a2', 'new'],
+    ]);
+    expect(deliveryDetail(record).findings).toEqual([]);
+  });
+
   it('has a next attempt time only while queued', () => {
     expect(deliveryDetail(testRecord()).nextAttemptAt).toBeNull();
     expect(deliveryDetail(testRecord({ status: 'queued', finishedAt: null })).nextAttemptAt).toBe(

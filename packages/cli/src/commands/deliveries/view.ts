@@ -2,13 +2,16 @@
  * The `--json` shapes of `deliveries list` and `deliveries show`: the journal record with times
  * as ISO 8601 text (UTC) and the duration worked out, so scripts need not know the store.
  */
-import type {
-  AgentAccounting,
-  AgentCost,
-  DeliveryRecord,
-  DeliveryStatus,
-  LineComment,
-  ReviewConclusion,
+import {
+  findingFate,
+  type AgentAccounting,
+  type AgentCost,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type Finding,
+  type FindingFate,
+  type LineComment,
+  type ReviewConclusion,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
@@ -65,6 +68,21 @@ export interface DeliveryDetail extends DeliverySummary {
   conclusion: ReviewConclusion | null;
   attemptLog: AttemptView[];
   agent: AgentAccounting | null;
+  /** The findings its route keeps for the same pull or merge request, each with its fate. */
+  findings: FindingWithFate[];
+}
+
+/** A finding of the request as `deliveries show` lists it, with its fate (`findingFate`). */
+export interface FindingWithFate extends Finding {
+  fate: FindingFate;
+}
+
+/** The fate of each of the request's findings, seen from the review `record`. */
+export function findingFates(
+  record: DeliveryRecord,
+  findings: readonly Finding[],
+): FindingWithFate[] {
+  return findings.map((finding) => ({ ...finding, fate: findingFate(finding, record.deliveryId) }));
 }
 
 export function deliverySummary(record: DeliveryRecord): DeliverySummary {
@@ -88,7 +106,10 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
   };
 }
 
-export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
+export function deliveryDetail(
+  record: DeliveryRecord,
+  findings: readonly Finding[] = [],
+): DeliveryDetail {
   return {
     ...deliverySummary(record),
     seq: record.seq,
@@ -110,5 +131,6 @@ export function deliveryDetail(record: DeliveryRecord): DeliveryDetail {
       error: attempt.error,
     })),
     agent: record.agent,
+    findings: findingFates(record, findings),
   };
 }
