@@ -12,7 +12,9 @@ import giteaAuth from '@webhook-gateway/auth-gitea';
 import linearAuth from '@webhook-gateway/auth-linear';
 import standardWebhooksAuth from '@webhook-gateway/auth-standard-webhooks';
 import dashboard from '@webhook-gateway/dashboard';
+import bitbucket from '@webhook-gateway/deliver-bitbucket';
 import forgeComment from '@webhook-gateway/deliver-forge-comment';
+import gitea from '@webhook-gateway/deliver-gitea';
 import messenger from '@webhook-gateway/deliver-messenger';
 import sms from '@webhook-gateway/deliver-sms';
 import webhookTarget from '@webhook-gateway/deliver-webhook';
@@ -35,6 +37,8 @@ export function builtinPlugins(): LoadedPlugin[] {
     genericAuth,
     agent,
     forgeComment,
+    gitea,
+    bitbucket,
     messenger,
     sms,
     webhookTarget,

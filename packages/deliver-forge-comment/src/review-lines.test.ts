@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bodyWithMovedComments, commentableLines, splitByDiff } from './review-lines.js';
+import {
+  bodyWithMovedComments,
+  commentableLines,
+  diffLinesByPath,
+  splitByDiff,
+} from './review-lines.js';
 
 describe('commentableLines', () => {
   it('gives the added and context lines of the new file, across hunks, never deleted ones', () => {
@@ -9,6 +14,33 @@ describe('commentableLines', () => {
 
   it('gives none for a file without a patch (binary, too large)', () => {
     expect(commentableLines('').size).toBe(0);
+  });
+});
+
+describe('diffLinesByPath', () => {
+  it("gives each file's shown new-file lines by its new path, none for a deleted file", () => {
+    const diff = [
+      'diff --git a/old.ts b/src/new.ts',
+      'similarity index 90%',
+      'rename from old.ts',
+      'rename to src/new.ts',
+      '--- a/old.ts',
+      '+++ b/src/new.ts',
+      '@@ -1,2 +1,3 @@',
+      ' a',
+      '+b',
+      ' c',
+      'diff --git a/gone.ts b/gone.ts',
+      'deleted file mode 100644',
+      '--- a/gone.ts',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-x',
+      '',
+    ].join('\n');
+    const lines = diffLinesByPath(diff);
+    expect([...lines.keys()]).toEqual(['src/new.ts']);
+    expect([...(lines.get('src/new.ts') ?? [])]).toEqual([1, 2, 3]);
   });
 });
 

@@ -146,3 +146,25 @@ export function markedLineCommentBody(
   const remembered = fingerprint === undefined ? '' : findingMarker(fingerprint);
   return `${withoutFindingMarkers(comment.body)}${suggestion}\n\n${remembered}${gatewayMarker(deliveryId)}`;
 }
+
+/**
+ * Each changed file's added and context lines of the new file, by its path after the change, from
+ * a whole unified diff (a pull request's `.diff`): where a line comment can sit.
+ *
+ * @example diffLinesByPath(diff).get('src/a.ts') // Set { 10, 11, 12 }
+ */
+export function diffLinesByPath(diff: string): Map<string, Set<number>> {
+  const lines = new Map<string, Set<number>>();
+  for (const file of parseDiff(diff)) {
+    if (file.deleted || file.to === undefined || file.to === '/dev/null') continue;
+    const shown = new Set<number>();
+    for (const chunk of file.chunks) {
+      for (const change of chunk.changes) {
+        if (change.type === 'add') shown.add(change.ln);
+        else if (change.type === 'normal') shown.add(change.ln2);
+      }
+    }
+    lines.set(file.to, shown);
+  }
+  return lines;
+}

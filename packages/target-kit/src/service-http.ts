@@ -5,7 +5,8 @@
 
 /** A call to make, described as data so request building stays pure and testable. */
 export interface ServiceRequest {
-  method: 'GET' | 'POST';
+  /** PATCH, PUT and DELETE for REST APIs that edit or remove what was posted (a forge's comments). */
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** May hold a secret (Telegram keeps its token here): never log it or put it in an error. */
   url: string;
   headers: Record<string, string>;

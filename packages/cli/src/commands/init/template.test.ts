@@ -135,6 +135,38 @@ describe('initConfigYaml', () => {
     expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });
 
+  it('offers the Gitea block in comments that, uncommented, still validate', async () => {
+    const at = text.indexOf('  # gitea:');
+    const end = text.indexOf('\n\n', at);
+    const block = text
+      .slice(at, end)
+      .replace(/^ {2}# (gitea:| {2}base_url:| {2}bot:)/gm, '  $1')
+      .replace(/^ {2}# {3}token: .*$/m, '    token: gitea-test-token');
+    const uncommented = text.slice(0, at) + block + text.slice(end);
+    const config = await load(uncommented);
+    expect((config.platforms as Record<string, unknown>).gitea).toEqual({
+      base_url: 'https://gitea.example.com',
+      token: 'gitea-test-token',
+      bot: 'review-bot',
+    });
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
+  it('offers the Bitbucket block in comments that, uncommented, still validate', async () => {
+    const at = text.indexOf('  # bitbucket:');
+    const block = text
+      .slice(at)
+      .replace(/^ {2}# (bitbucket:| {2}bot:)/gm, '  $1')
+      .replace(/^ {2}# {3}token: .*$/m, '    token: bitbucket-test-token');
+    const config = await load(text.slice(0, at) + block);
+    expect((config.platforms as Record<string, unknown>).bitbucket).toEqual({
+      base_url: 'https://api.bitbucket.org/2.0',
+      token: 'bitbucket-test-token',
+      bot: '{bot-account-uuid}',
+    });
+    expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
+  });
+
   it('writes the port it is given', async () => {
     const config = await load(initConfigYaml({ secret, port: 9999 }));
     expect(config.platforms.webhook.extra.port).toBe(9999);

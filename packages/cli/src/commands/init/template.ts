@@ -157,5 +157,20 @@ platforms:
   #     app_id: 123456
   #     private_key_file: app.pem     # in this home, mode 0600; or private_key: \${GITHUB_APP_PRIVATE_KEY}
   #   api_url: https://api.github.com # GitHub Enterprise Server: https://<host>/api/v3
+
+  # To answer on Gitea or Forgejo pull requests through their REST API: a route with
+  # deliver: gitea_comment (deliver_extra: { mode: update } keeps one comment) or gitea_review
+  # (comments on the changed lines); deliver_extra: { check: true } also sets a commit status.
+  # gitea:
+  #   base_url: https://gitea.example.com  # the instance; its API is /api/v1 of it
+  #   token: \${GITEA_TOKEN}                # an access token of the bot account
+  #   bot: review-bot                      # that account's login: its comments are the gateway's
+
+  # To answer on Bitbucket Cloud pull requests: a route with deliver: bitbucket_comment
+  # (deliver_extra: { mode: update } keeps one comment) or bitbucket_review (inline comments on the
+  # changed lines, then the summary); deliver_extra: { check: true } also sets a build status.
+  # bitbucket:
+  #   token: \${BITBUCKET_TOKEN}            # a workspace or repository access token
+  #   bot: "{bot-account-uuid}"            # its account's uuid, account_id or nickname
 `;
 }

@@ -1,0 +1,101 @@
+/**
+ * `deliver_extra.check: true` on Bitbucket Cloud: the review's check as a build status
+ * (`POST …/commit/{node}/statuses/build`) on the pull request's head commit, key
+ * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
+ * set, else to the pull request (Bitbucket requires a link). What to say when is
+ * `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when an attempt starts and the
+ * end of a delivery without its review, from the plugin's hooks (`setBitbucketCheck`); the
+ * conclusion once the review is posted, from the target (`withBuildStatus`).
+ */
+import {
+  errorMessage,
+  renderDeliverExtra,
+  type DeliverRequest,
+  type DeliveryStateRequest,
+  type LineComment,
+} from '@webhook-gateway/core';
+import {
+  checkName,
+  dashboardPage,
+  withCheckStatus,
+  type CheckStatus,
+} from '@webhook-gateway/deliver-forge-comment/comments';
+import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
+import { bitbucketApi, type BitbucketApi, type BitbucketBuildStatus } from './bitbucket-api.js';
+import { resolveBitbucketPullRequest, type BitbucketPullRequest } from './pull-request.js';
+import { bitbucketConnection, type BitbucketSettings } from './settings.js';
+
+const STATES: Record<CheckStatus['state'], BitbucketBuildStatus['state']> = {
+  pending: 'INPROGRESS',
+  success: 'SUCCESSFUL',
+  failure: 'FAILED',
+};
+
+/** The build status of `status` for the delivery, on the pull request's head commit. */
+function buildStatus(
+  request: Pick<DeliverRequest, 'config'> & { delivery: { id: string; route: string } },
+  pullRequest: BitbucketPullRequest,
+  status: CheckStatus,
+): BitbucketBuildStatus {
+  const key = checkName(request.delivery.route);
+  const { repo, id } = pullRequest;
+  const url =
+    dashboardPage(request.config.platforms.webhook.extra.admin?.public_url, request.delivery.id) ??
+    pullRequest.url ??
+    `https://bitbucket.org/${repo}/pull-requests/${id}`;
+  return { key, name: key, state: STATES[status.state], url, description: status.description };
+}
+
+/** Runs `post`; with `check: true`, then ends the check with the agent's conclusion. */
+export function withBuildStatus(
+  request: DeliverRequest,
+  api: BitbucketApi,
+  pullRequest: BitbucketPullRequest,
+  target: string,
+  post: () => Promise<readonly LineComment[]>,
+): Promise<void> {
+  const { repo, headSha } = pullRequest;
+  const setStatus =
+    headSha === undefined
+      ? undefined
+      : (status: CheckStatus) =>
+          api.postBuildStatus(repo, headSha, buildStatus(request, pullRequest, status));
+  return withCheckStatus(request, target, setStatus, post);
+}
+
+/**
+ * Sets the check's build status from a hook (`attemptStarted`, `deliveryEnded`); the templates
+ * see the payload only. Never throws: a status is never worth a failed attempt.
+ */
+export async function setBitbucketCheck(
+  request: DeliveryStateRequest,
+  settings: BitbucketSettings,
+  options: HttpTargetOptions,
+  status: CheckStatus,
+): Promise<void> {
+  const target = request.routeConfig.deliver;
+  try {
+    const found = bitbucketConnection(settings);
+    if (!found.ok) return;
+    const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
+    const pullRequest = resolveBitbucketPullRequest(target, extra, request.delivery.payload);
+    if (pullRequest.headSha === undefined) return;
+    const api = bitbucketApi({
+      connection: found.connection,
+      options,
+      signal: request.signal,
+      log: request.log,
+      target,
+    });
+    await api.postBuildStatus(
+      pullRequest.repo,
+      pullRequest.headSha,
+      buildStatus(request, pullRequest, status),
+    );
+  } catch (error) {
+    request.log.warn(
+      { target, state: status.state, err: errorMessage(error) },
+      'could not set the build status',
+    );
+  }
+}

@@ -1,0 +1,56 @@
+/** `platforms.bitbucket`, validated by core's parseConfig as a gateway validates it, and its checks. */
+import { ConfigError, parseConfig } from '@webhook-gateway/core';
+import { describe, expect, it } from 'vitest';
+import plugin, { bitbucketConfigProblems, bitbucketSettingsSchema } from './index.js';
+import { hideMarkers } from './markers.js';
+
+function configWith(bitbucket: Record<string, unknown>, route: Record<string, unknown>) {
+  return parseConfig(
+    {
+      platforms: {
+        bitbucket,
+        webhook: { extra: { routes: { reviews: { secret: 's', ...route } } } },
+      },
+    },
+    {},
+    [plugin],
+  );
+}
+
+describe('platforms.bitbucket', () => {
+  it("defaults to Bitbucket Cloud's API and names the key of a bad value", () => {
+    expect(bitbucketSettingsSchema.parse({}).base_url).toBe('https://api.bitbucket.org/2.0');
+    try {
+      parseConfig({ platforms: { bitbucket: { base_url: 'nope', tokn: 'x' } } }, {}, [plugin]);
+      expect.unreachable('the config was accepted');
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      expect(error.problems.map((problem) => problem.path)).toEqual([
+        'platforms.bitbucket.base_url',
+        'platforms.bitbucket.tokn',
+      ]);
+    }
+  });
+
+  it('a route delivering to Bitbucket needs the token, and a known mode', () => {
+    const config = configWith({}, { deliver: 'bitbucket_comment', deliver_extra: { mode: 'x' } });
+    const problems = bitbucketConfigProblems(bitbucketSettingsSchema.parse({}), config);
+    expect(problems.map((problem) => problem.path)).toEqual([
+      'platforms.webhook.extra.routes.reviews.deliver_extra.mode',
+      'platforms.bitbucket.token',
+    ]);
+    expect(problems[1]?.message).toContain('route reviews delivers to Bitbucket');
+  });
+});
+
+describe('hideMarkers', () => {
+  it('writes only whole marker lines as link reference definitions', () => {
+    expect(
+      hideMarkers(
+        '<!-- webhook-gateway:reviews -->\nBody with <!-- webhook-gateway:x --> inline\n\n<!-- webhook-gateway:delivery d-1 -->',
+      ),
+    ).toBe(
+      '[//]: # (<!-- webhook-gateway:reviews -->)\nBody with <!-- webhook-gateway:x --> inline\n\n[//]: # (<!-- webhook-gateway:delivery d-1 -->)',
+    );
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * @webhook-gateway/deliver-gitea: the `gitea_comment` and `gitea_review` targets, answering on
+ * Gitea and Forgejo pull requests through their REST API (`/api/v1`), and the `platforms.gitea`
+ * slice they read.
+ */
+import {
+  definePlugin,
+  lazyTap,
+  settingsIn,
+  type DeliveryStateRequest,
+} from '@webhook-gateway/core';
+import {
+  checkIsOn,
+  endWithoutReview,
+  PENDING_STATUS,
+} from '@webhook-gateway/deliver-forge-comment/comments';
+import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
+import { giteaConfigProblems } from './config-problems.js';
+import { giteaSettingsSchema } from './settings.js';
+import { GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET, GITEA_TARGETS } from './target-names.js';
+
+export { giteaSettingsSchema, giteaApiBase, type GiteaSettings } from './settings.js';
+export { giteaConfigProblems } from './config-problems.js';
+export { GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET } from './target-names.js';
+/** The plugin's options: those of every target that calls an HTTP service (in target-kit). */
+export {
+  httpTargetOptionsSchema as giteaOptionsSchema,
+  type HttpTargetOptions as GiteaOptions,
+} from '@webhook-gateway/target-kit';
+
+export const DELIVER_GITEA_PLUGIN_NAME = '@webhook-gateway/deliver-gitea';
+
+/**
+ * The plugin. Its delivery code (`./delivery`) is imported at the first delivery, and the
+ * start-time check only when a route delivers to Gitea.
+ *
+ * @example
+ * // config.yaml
+ * // platforms:
+ * //   gitea: { base_url: "https://gitea.example.com", token: "${GITEA_TOKEN}", bot: review-bot }
+ * //   webhook: { extra: { routes: { reviews: { deliver: gitea_comment,
+ * //     deliver_extra: { mode: update } } } } }
+ */
+/** The slice this plugin owns (named apart, so its check reads it without the plugin). */
+const platforms = { gitea: giteaSettingsSchema };
+
+const giteaPlugin = definePlugin({
+  name: DELIVER_GITEA_PLUGIN_NAME,
+  provides: { targets: [GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET] },
+  platforms,
+  options: httpTargetOptionsSchema,
+  // At start, at reload and by `config validate`: a route delivering to Gitea without its address
+  // or token, or with a mode that is not `new` or `update`.
+  check: (config) => giteaConfigProblems(settingsIn({ platforms }, config).gitea, config),
+  setup({ hooks, log, config, serving, settings }, options) {
+    const deliverComment = lazyTap(
+      () => import('./deliver-gitea-comment.js'),
+      'deliverGiteaComment',
+    );
+    const deliverReview = lazyTap(() => import('./deliver-gitea-review.js'), 'deliverGiteaReview');
+    // The slice of the attempt's config, so a reload applies to the next delivery.
+    hooks.deliver
+      .for(GITEA_COMMENT_TARGET)
+      .tapPromise(DELIVER_GITEA_PLUGIN_NAME, (request) =>
+        deliverComment(request, settingsIn({ platforms }, request.config).gitea, options),
+      );
+    hooks.deliver
+      .for(GITEA_REVIEW_TARGET)
+      .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+        await deliverReview(request, settingsIn({ platforms }, request.config).gitea, options);
+      });
+    // check: true: the review's check as a commit status, in progress from the attempt's start
+    // until the review is out (the target) or the delivery ended without it.
+    const targets: readonly string[] = GITEA_TARGETS;
+    const showsCheck = (request: DeliveryStateRequest) =>
+      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+    const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
+    const gitea = (request: DeliveryStateRequest) =>
+      settingsIn({ platforms }, request.config).gitea;
+    hooks.attemptStarted.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      if (showsCheck(request)) await setCheck(request, gitea(request), options, PENDING_STATUS);
+    });
+    hooks.deliveryEnded.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      if (!showsCheck(request)) return;
+      await setCheck(request, gitea(request), options, endWithoutReview(request));
+    });
+    if (!serving) return;
+    return checkAtStart(options, async (check) => {
+      const routes = Object.values(config.platforms.webhook.extra.routes);
+      // Nothing to check (nor to load) unless a route delivers to Gitea.
+      if (!routes.some((route) => targets.includes(route.deliver))) return;
+      const { logGiteaConnection } = await import('./connection-check.js');
+      await logGiteaConnection(settings().gitea, log, check);
+    });
+  },
+});
+
+export default giteaPlugin;

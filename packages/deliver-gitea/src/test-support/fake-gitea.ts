@@ -1,0 +1,254 @@
+/**
+ * A fake Gitea for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/api/v1` the
+ * targets use, as Gitea documents it, and keeps what they write as state: issue comments
+ * (list, create, edit, delete), pull request reviews with their line comments, commit statuses,
+ * the token's user, and each pull request's diff. A wrong token gets 401, an unknown repository
+ * or pull request 404, a body without its required fields 422.
+ */
+import {
+  startFakeService,
+  type FakeAnswer,
+  type FakeService,
+  type ReceivedRequest,
+} from '@webhook-gateway/target-kit/testing';
+
+interface FakeComment {
+  id: number;
+  /** `owner/repo#index`. */
+  issue: string;
+  body: string;
+  user: { login: string };
+}
+
+interface FakeReview {
+  id: number;
+  /** `owner/repo#index`. */
+  pull: string;
+  event: string;
+  body: string;
+  commit_id?: string;
+  comments: { path: string; new_position: number; body: string }[];
+}
+
+interface FakeStatus {
+  repo: string;
+  sha: string;
+  state: string;
+  context: string;
+  description: string;
+}
+
+export interface FakeGitea {
+  /** `http://127.0.0.1:<port>`: `platforms.gitea.base_url`. */
+  url: string;
+  comments: FakeComment[];
+  reviews: FakeReview[];
+  statuses: FakeStatus[];
+  /** Every request, in order. */
+  requests: ReceivedRequest[];
+  /** A comment someone else wrote. */
+  addComment(issue: string, body: string, login: string): FakeComment;
+  /** Answers the next `times` requests that `matches` with `answer` instead. */
+  failNext(
+    matches: (request: ReceivedRequest) => boolean,
+    answer: FakeAnswer,
+    times?: number,
+  ): void;
+  close(): Promise<void>;
+}
+
+export interface FakeGiteaOptions {
+  token: string;
+  /** The token's account. */
+  login: string;
+  /** The pull requests it knows, `owner/repo#index`, with their unified diff. */
+  pulls: Record<string, { diff: string }>;
+}
+
+const REVIEW_EVENTS = new Set(['APPROVED', 'REQUEST_CHANGES', 'COMMENT', 'PENDING']);
+const STATUS_STATES = new Set(['pending', 'success', 'error', 'failure', 'warning']);
+
+function object(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+const invalid = (message: string): FakeAnswer => ({ status: 422, body: { message, url: '' } });
+const notFound: FakeAnswer = {
+  status: 404,
+  body: { message: "The target couldn't be found.", url: '' },
+};
+
+export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGitea> {
+  const comments: FakeComment[] = [];
+  const reviews: FakeReview[] = [];
+  const statuses: FakeStatus[] = [];
+  const failures: { matches: (r: ReceivedRequest) => boolean; answer: FakeAnswer; left: number }[] =
+    [];
+  let nextId = 100;
+  const repos = new Set(Object.keys(options.pulls).map((key) => key.split('#')[0]));
+  const user = { login: options.login };
+
+  const commentJson = (comment: FakeComment) => ({
+    id: comment.id,
+    body: comment.body,
+    user: { id: 1, login: comment.user.login },
+    html_url: '',
+    created_at: '2026-01-01T00:00:00Z',
+  });
+
+  const routes: [string, RegExp, (m: RegExpExecArray, r: ReceivedRequest) => FakeAnswer][] = [
+    ['GET', /^\/api\/v1\/user$/, () => ({ status: 200, body: { id: 1, login: options.login } })],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/,
+      (m) => {
+        const issue = `${m[1]}#${m[2]}`;
+        if (!(issue in options.pulls)) return notFound;
+        return { status: 200, body: comments.filter((c) => c.issue === issue).map(commentJson) };
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/,
+      (m, r) => {
+        const issue = `${m[1]}#${m[2]}`;
+        if (!(issue in options.pulls)) return notFound;
+        const body = object(r.json)?.body;
+        if (typeof body !== 'string' || body === '') return invalid('[Body]: Required');
+        const comment = { id: nextId++, issue, body, user };
+        comments.push(comment);
+        return { status: 201, body: commentJson(comment) };
+      },
+    ],
+    [
+      'PATCH',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/,
+      (m, r) => {
+        const comment = comments.find(
+          (c) => c.id === Number(m[2]) && c.issue.startsWith(`${m[1]}#`),
+        );
+        if (!comment) return notFound;
+        const body = object(r.json)?.body;
+        if (typeof body !== 'string' || body === '') return invalid('[Body]: Required');
+        comment.body = body;
+        return { status: 200, body: commentJson(comment) };
+      },
+    ],
+    [
+      'DELETE',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/,
+      (m) => {
+        const index = comments.findIndex(
+          (c) => c.id === Number(m[2]) && c.issue.startsWith(`${m[1]}#`),
+        );
+        if (index < 0) return notFound;
+        comments.splice(index, 1);
+        return { status: 204, body: '' };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\.diff$/,
+      (m) => {
+        const pull = options.pulls[`${m[1]}#${m[2]}`];
+        return pull
+          ? { status: 200, body: pull.diff, headers: { 'content-type': 'text/plain' } }
+          : notFound;
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews$/,
+      (m, r) => {
+        const pull = `${m[1]}#${m[2]}`;
+        if (!(pull in options.pulls)) return notFound;
+        const json = object(r.json) ?? {};
+        const event = typeof json.event === 'string' ? json.event : 'PENDING';
+        if (!REVIEW_EVENTS.has(event)) return invalid(`unknown review event: ${event}`);
+        const lineComments = Array.isArray(json.comments) ? json.comments.map(object) : [];
+        const valid = lineComments.every(
+          (c) =>
+            c &&
+            typeof c.path === 'string' &&
+            typeof c.body === 'string' &&
+            typeof c.new_position === 'number',
+        );
+        if (!valid) return invalid('[Comments]: each needs path, body and new_position');
+        const review: FakeReview = {
+          id: nextId++,
+          pull,
+          event,
+          body: typeof json.body === 'string' ? json.body : '',
+          ...(typeof json.commit_id === 'string' ? { commit_id: json.commit_id } : {}),
+          comments: lineComments as FakeReview['comments'],
+        };
+        reviews.push(review);
+        return {
+          status: 200,
+          body: {
+            id: review.id,
+            body: review.body,
+            state: event,
+            commit_id: review.commit_id ?? '',
+            comments_count: review.comments.length,
+          },
+        };
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/statuses\/([0-9a-f]+)$/,
+      (m, r) => {
+        if (!repos.has(m[1] ?? '')) return notFound;
+        const json = object(r.json) ?? {};
+        if (typeof json.state !== 'string' || !STATUS_STATES.has(json.state))
+          return invalid('[State]: invalid');
+        const status: FakeStatus = {
+          repo: m[1] ?? '',
+          sha: m[2] ?? '',
+          state: json.state,
+          context: typeof json.context === 'string' ? json.context : 'default',
+          description: typeof json.description === 'string' ? json.description : '',
+        };
+        statuses.push(status);
+        return { status: 201, body: { id: nextId++, ...status } };
+      },
+    ],
+  ];
+
+  const service: FakeService = await startFakeService((request) => {
+    const failure = failures.find((f) => f.left > 0 && f.matches(request));
+    if (failure) {
+      failure.left--;
+      return failure.answer;
+    }
+    if (request.headers.authorization !== `token ${options.token}`) {
+      return { status: 401, body: { message: 'token is required', url: '' } };
+    }
+    const path = request.url.split('?')[0] ?? '';
+    for (const [method, pattern, handle] of routes) {
+      const match = pattern.exec(path);
+      if (match && method === request.method) return handle(match, request);
+    }
+    return notFound;
+  });
+
+  return {
+    url: service.url,
+    comments,
+    reviews,
+    statuses,
+    requests: service.requests,
+    addComment(issue, body, login) {
+      const comment = { id: nextId++, issue, body, user: { login } };
+      comments.push(comment);
+      return comment;
+    },
+    failNext(matches, answer, times = 1) {
+      failures.push({ matches, answer, left: times });
+    },
+    close: () => service.close(),
+  };
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpTargetOptionsSchema } from './options.js';
+import { callRest } from './rest-call.js';
+import { startFakeService, type FakeService } from './testing/fake-service.js';
+
+let fake: FakeService | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const options = (overrides: Record<string, unknown> = {}) =>
+  httpTargetOptionsSchema.parse({ max_retry_after_s: 0.05, ...overrides });
+
+describe('callRest', () => {
+  it('sends PATCH with its body and gives back a 404 for the caller to read', async () => {
+    fake = await startFakeService(() => ({ status: 404, body: { message: 'not found' } }));
+    const answer = await callRest(
+      { method: 'PATCH', url: `${fake.url}/x/1`, headers: {}, body: '{"a":1}' },
+      { service: 'Gitea', options: options(), signal: new AbortController().signal },
+    );
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ message: 'not found' });
+    expect(fake.requests.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['PATCH', '/x/1', '{"a":1}'],
+    ]);
+  });
+
+  it('waits out a 429 and calls again, telling about the wait', async () => {
+    fake = await startFakeService((_, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 201 },
+    );
+    const waits: number[] = [];
+    const answer = await callRest(
+      { method: 'DELETE', url: `${fake.url}/x/1`, headers: {} },
+      {
+        service: 'Gitea',
+        options: options(),
+        signal: new AbortController().signal,
+        onRateLimited: (ms) => waits.push(ms),
+      },
+    );
+    expect(answer.status).toBe(201);
+    expect(waits).toEqual([3000]);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('gives up once the retries are spent', async () => {
+    fake = await startFakeService(() => ({ status: 429 }));
+    await expect(
+      callRest(
+        { method: 'GET', url: `${fake.url}/x`, headers: {} },
+        {
+          service: 'Gitea',
+          options: options({ rate_limit_retries: 1 }),
+          signal: new AbortController().signal,
+        },
+      ),
+    ).rejects.toThrow('Gitea is still rate limiting after 1 retries');
+    expect(fake.requests).toHaveLength(2);
+  });
+});
