@@ -286,8 +286,8 @@ export interface ReconcileEvent {
 export interface GatewayHooks {
   /**
    * One hook per auth scheme name (`forge`, `gitea`, …): the scheme checks a request carrying its
-   * headers; `undefined` means "not mine". The receiver asks a route's schemes in order, and the
-   * first verdict decides.
+   * headers; `undefined` means "not mine". The receiver asks every loaded scheme: any refusal
+   * decides, else the first of the route's schemes that accepted.
    */
   readonly authenticate: HookMap<AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>>;
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */
