@@ -36,7 +36,11 @@ agent:
   runner: dry-run
   terminal:
     # The agent runs only these commands, without a shell (no pipes, ";", "$(…)", redirections):
-    # read-only forge commands. A command outside the list is refused and journaled.
+    # read-only forge commands. A command outside the list is refused and journaled, and so is one
+    # over several lines, with an option that writes files or runs programs (git --output, -c;
+    # gh --web, -X POST) unless its pattern names the option, or (gh, glab) naming another
+    # repository than the delivery's (allow_other_repos: true lifts that).
+    # allow_other_repos: false
     allow:
       - "gh pr diff *"
       - "gh pr view *"
