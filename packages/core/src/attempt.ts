@@ -12,11 +12,13 @@ import {
   isSilentAnswer,
   type AgentAccounting,
   type DeliveryRecord,
+  type DeliverySafety,
   type LineComment,
   type NotRunStatus,
 } from './delivery.js';
 import { errorMessage } from './errors.js';
 import { outboundPlan } from './outbound-plan.js';
+import { outgoingRedactor, redactOutgoing } from './outgoing-redaction.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
 import { pullRequestOf } from './pull-request.js';
@@ -137,6 +139,8 @@ export async function attemptDelivery(
   // (a run still winding down after a timeout) change nothing.
   let spent: AgentAccounting | undefined;
   let spentAdded = false;
+  // What this attempt took out of the payload and the answer (journaled, and on the metrics).
+  let safety: DeliverySafety | undefined;
   const addSpent = (): void => {
     spentAdded = true;
     if (spent) record = { ...record, agent: addAccounting(started.agent, spent) };
@@ -297,13 +301,25 @@ export async function attemptDelivery(
           retryable: false,
         });
       }
-      answer = withFooter(result.answer, review?.footer);
       addSpent();
-      lineComments = result.lineComments ?? [];
+      // Redacted before it is journaled or sent: no target, and no reader of the journal, sees
+      // a secret the agent wrote (a prompt-injected agent that read `env`).
+      const outgoing = redactOutgoing(
+        withFooter(result.answer, review?.footer),
+        result.lineComments ?? [],
+        outgoingRedactor(config, routeConfig, credentials, process.env),
+      );
+      answer = outgoing.answer;
+      lineComments = outgoing.lineComments;
+      if (outgoing.redactions > 0) {
+        safety = { ...record.safety, redactions: outgoing.redactions };
+        log.warn({ redactions: outgoing.redactions }, 'secrets redacted from the answer');
+      }
       const produced = {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
         ...(lineComments.length > 0 ? { lineComments } : {}),
+        ...(safety ? { safety } : {}),
       };
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
@@ -322,6 +338,7 @@ export async function attemptDelivery(
         durationMs: Date.now() - startedAt,
         runMs,
         spent,
+        ...(safety ? { safety } : {}),
       });
       return { status: 'silent', record: silent };
     }
@@ -355,6 +372,7 @@ export async function attemptDelivery(
       durationMs: Date.now() - startedAt,
       runMs,
       spent,
+      ...(safety ? { safety } : {}),
     });
     return { status: 'delivered', record };
   } catch (error) {
@@ -384,6 +402,7 @@ export async function attemptDelivery(
         durationMs,
         runMs,
         spent,
+        ...(safety ? { safety } : {}),
       });
       return { status: 'failed', record, error: message };
     }
@@ -403,6 +422,7 @@ export async function attemptDelivery(
       durationMs,
       runMs,
       spent,
+      ...(safety ? { safety } : {}),
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
   } finally {

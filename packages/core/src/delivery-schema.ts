@@ -66,3 +66,11 @@ export const lineCommentSchema = z.object({
 });
 
 export const lineCommentsSchema = z.array(lineCommentSchema);
+
+/** A row's `safety` (`DeliverySafety`): redaction count, hidden content removed per field. */
+export const deliverySafetySchema = z.object({
+  redactions: z.number().int().nonnegative().optional(),
+  hidden: z
+    .array(z.object({ field: z.string(), removed: z.record(z.string(), z.number().int()) }))
+    .optional(),
+});

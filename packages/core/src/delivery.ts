@@ -188,6 +188,22 @@ export interface LineComment {
   body: string;
 }
 
+/** Hidden content hygiene removed from one payload field (`pull_request.body: 1 HTML comment`). */
+export interface HiddenContentNote {
+  /** The payload path of the field, dotted (`pull_request.body`). */
+  field: string;
+  /** What was removed, by kind, with counts: `HTML comment`, `bidi control`, `cut`, … */
+  removed: Record<string, number>;
+}
+
+/** What keeps hidden text out of the prompt and secrets out of the answer, as it acted. */
+export interface DeliverySafety {
+  /** Secrets and token shapes replaced by `[redacted]` in the answer and line comments. */
+  redactions?: number;
+  /** Hidden content removed from payload fields before the template and prepared context. */
+  hidden?: HiddenContentNote[];
+}
+
 /** One try at running and delivering. */
 export interface AttemptRecord {
   attempt: number;
@@ -214,6 +230,8 @@ export interface DeliveryRecord extends NewDelivery {
   agent: AgentAccounting | null;
   /** The agent's line comments next to its answer (the summary); absent when it made none. */
   lineComments?: LineComment[];
+  /** What the gateway took out of the payload and the answer; absent when nothing. */
+  safety?: DeliverySafety;
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
   /** On a `coalesce` route: how many deliveries this one replaced (`{_gateway.coalesced}`). */

@@ -13,6 +13,7 @@ import {
 import type { AgentConfig, GatewayConfig, ReviewSettings, RouteConfig } from './config/schema.js';
 import type {
   AgentAccounting,
+  DeliverySafety,
   DeliveryRecord,
   LineComment,
   NotRunStatus,
@@ -259,6 +260,11 @@ export interface AttemptEvent {
    * delivery's total over its attempts.
    */
   spent: AgentAccounting | undefined;
+  /**
+   * What this attempt took out of the payload (hidden content) and the answer (redactions),
+   * when it took anything; the row's `safety` holds the same.
+   */
+  safety?: DeliverySafety;
 }
 
 /** One route's share of a reconcile pass (see `@webhook-gateway/reconcile`). */

@@ -86,6 +86,8 @@ export type {
   TokenUsage,
   ToolCallRecord,
   LineComment,
+  DeliverySafety,
+  HiddenContentNote,
 } from './delivery.js';
 
 export {

@@ -176,6 +176,7 @@ export class MemoryStore implements Store {
       if (progress.agent !== undefined) record.agent = structuredClone(progress.agent);
       if (progress.lineComments !== undefined)
         record.lineComments = structuredClone(progress.lineComments);
+      if (progress.safety !== undefined) record.safety = structuredClone(progress.safety);
     }
   }
 
@@ -255,6 +256,7 @@ export class MemoryStore implements Store {
     record.attempts = 0;
     record.answer = null;
     delete record.lineComments;
+    delete record.safety;
     record.lastError = null;
     record.finishedAt = null;
     record.nextAttemptAt = now;

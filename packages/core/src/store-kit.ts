@@ -26,6 +26,7 @@ export {
   attemptLogSchema,
   agentAccountingSchema,
   lineCommentsSchema,
+  deliverySafetySchema,
 } from './delivery-schema.js';
 
 // The shared queue and rate limiter a store may bring (`Store.createQueue`, `Store.rateLimiter`).

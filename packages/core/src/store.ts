@@ -7,6 +7,7 @@ import type {
   DeliveredStatus,
   DeliveryRecord,
   DeliveryStatus,
+  DeliverySafety,
   LineComment,
   NewDelivery,
   NotRunStatus,
@@ -67,6 +68,8 @@ export interface DeliveryProgress {
   answer?: string;
   agent?: AgentAccounting;
   lineComments?: LineComment[];
+  /** Replaces the row's whole `safety` record. */
+  safety?: DeliverySafety;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   attemptLogSchema,
   deliveryStatusSchema,
   lineCommentsSchema,
+  deliverySafetySchema,
   jsonTextSchema,
   journalJson,
 } from '@webhook-gateway/core/store-kit';
@@ -45,6 +46,7 @@ const deliveryHashSchema = z.object({
   attemptLog: jsonTextSchema(attemptLogSchema),
   agent: jsonTextSchema(agentAccountingSchema).optional(),
   lineComments: jsonTextSchema(lineCommentsSchema).optional(),
+  safety: jsonTextSchema(deliverySafetySchema).optional(),
   supersededBy: z.string().optional(),
   coalesced: intField.optional(),
   burstStartedAt: intField.optional(),
@@ -93,6 +95,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     attemptLog: h.attemptLog,
     agent: h.agent ?? null,
     ...(h.lineComments !== undefined ? { lineComments: h.lineComments } : {}),
+    ...(h.safety !== undefined ? { safety: h.safety } : {}),
     ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
     ...(h.coalesced !== undefined ? { coalesced: h.coalesced } : {}),
     ...(h.burstStartedAt !== undefined ? { burstStartedAt: h.burstStartedAt } : {}),

@@ -345,6 +345,7 @@ export class RedisStore implements Store, QueueJournal {
     if (progress.agent !== undefined) fields.push('agent', JSON.stringify(progress.agent));
     if (progress.lineComments !== undefined)
       fields.push('lineComments', JSON.stringify(progress.lineComments));
+    if (progress.safety !== undefined) fields.push('safety', JSON.stringify(progress.safety));
     if (fields.length === 0) return;
     await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
   }

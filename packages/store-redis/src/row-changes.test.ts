@@ -56,7 +56,7 @@ describe('row changes', () => {
     expect(replayChange(head, 400)).toEqual({
       status: 'queued',
       set: { attempts: '0', nextAttemptAt: '400' },
-      unset: ['answer', 'lineComments', 'lastError', 'finishedAt', 'supersededBy'],
+      unset: ['answer', 'lineComments', 'safety', 'lastError', 'finishedAt', 'supersededBy'],
       newSeq: true,
       unfinish: true,
       joinLine: true,

@@ -188,7 +188,7 @@ export function replayChange(head: RowHead, now: number): RowChange {
   return {
     status: 'queued',
     set: { attempts: '0', nextAttemptAt: String(now) },
-    unset: ['answer', 'lineComments', 'lastError', 'finishedAt', 'supersededBy'],
+    unset: ['answer', 'lineComments', 'safety', 'lastError', 'finishedAt', 'supersededBy'],
     newSeq: true,
     unfinish: true,
     joinLine: head.orderKey !== null,

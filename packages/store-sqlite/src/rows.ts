@@ -15,6 +15,7 @@ import {
   agentAccountingSchema,
   attemptLogSchema,
   lineCommentsSchema,
+  deliverySafetySchema,
   jsonTextSchema,
 } from '@webhook-gateway/core/store-kit';
 import { z } from 'zod';
@@ -204,6 +205,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 8 have no column; NULL is a run without line comments.
     if (row.line_comments !== undefined && row.line_comments !== null)
       record.lineComments = c.jsonSchema('line_comments', lineCommentsSchema);
+    // Rows from before the safety migration have no column; NULL is nothing taken out.
+    if (row.safety !== undefined && row.safety !== null)
+      record.safety = c.jsonSchema('safety', deliverySafetySchema);
     // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
     const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
     if (coalesced !== null) record.coalesced = coalesced;

@@ -326,6 +326,14 @@ const outboxTable: Migration = (db) => {
   `);
 };
 
+/**
+ * What the gateway took out of a delivery's payload (hidden content) and answer (redactions):
+ * a JSON object, NULL when nothing.
+ */
+const safetyColumn: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN safety TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -341,6 +349,7 @@ export const migrations: readonly Migration[] = [
   skippedStatus,
   coalesceColumns,
   outboxTable,
+  safetyColumn,
 ];
 
 /** The schema version this code writes. */

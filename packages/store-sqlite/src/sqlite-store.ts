@@ -275,6 +275,7 @@ export class SqliteStore implements Store {
       agent: progress.agent === undefined ? null : JSON.stringify(progress.agent),
       line_comments:
         progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
+      safety: progress.safety === undefined ? null : JSON.stringify(progress.safety),
     };
     const waiting = this.pendingProgress.get(id);
     if (waiting?.saved) {
@@ -284,6 +285,7 @@ export class SqliteStore implements Store {
       merged.answer = params.answer ?? merged.answer;
       merged.agent = params.agent ?? merged.agent;
       merged.line_comments = params.line_comments ?? merged.line_comments;
+      merged.safety = params.safety ?? merged.safety;
       await waiting.saved;
       return;
     }

@@ -55,6 +55,7 @@ export type ProgressParams = {
   answer: string | null;
   agent: string | null;
   line_comments: string | null;
+  safety: string | null;
 };
 
 /** `@now` as SQL: an integer when it is one (better-sqlite3 binds every number as REAL). */
@@ -184,7 +185,8 @@ export function prepareStatements(db: Database.Database): Statements {
     saveProgress: db.prepare<ProgressParams>(
       // A null parameter means "not given": keep what is there.
       `UPDATE deliveries SET prompt = COALESCE(@prompt, prompt), answer = COALESCE(@answer, answer),
-         agent = COALESCE(@agent, agent), line_comments = COALESCE(@line_comments, line_comments)
+         agent = COALESCE(@agent, agent), line_comments = COALESCE(@line_comments, line_comments),
+         safety = COALESCE(@safety, safety)
        WHERE id = @id`,
     ),
     markRetry: db.prepare<{ id: string; error: string; next_attempt_at: number; now: number }>(
@@ -210,7 +212,7 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, line_comments = NULL,
-         last_error = NULL,
+         safety = NULL, last_error = NULL,
          finished_at = NULL, superseded_by = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,
     ),
