@@ -18,6 +18,7 @@ import {
 } from './delivery.js';
 import { errorMessage } from './errors.js';
 import { outboundPlan } from './outbound-plan.js';
+import { cleanRoutePayload, describeHiddenContent } from './hygiene.js';
 import { outgoingRedactor, redactOutgoing } from './outgoing-redaction.js';
 import type { Credentials, GatewayHooks, ReviewChunk, ReviewContext, RunResult } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -149,6 +150,13 @@ export async function attemptDelivery(
   // in the journal no later than the answer or outcome written after it, and the run starts
   // without a commit round trip. A failed save is logged; it never changes the outcome.
   const saves: Promise<void>[] = [];
+  const saveSafety = (progress: DeliverySafety): void => {
+    saves.push(
+      store.saveProgress(record.id, { safety: progress }).catch((error: unknown) => {
+        log.error({ err: errorMessage(error) }, 'could not save what hygiene removed');
+      }),
+    );
+  };
   const savePrompt = (progress: { prompt: string }): void => {
     saves.push(
       store.saveProgress(record.id, progress).catch((error: unknown) => {
@@ -214,6 +222,20 @@ export async function attemptDelivery(
         context = { ...record, payload: verdict.payload };
         record = context;
         gateway = await gatewayValues(store, record, routeConfig);
+      }
+      // Hidden content out of the payload before the template, the command's words and the
+      // prepared context see it; the journal keeps the payload as it came.
+      const hidden = cleanRoutePayload(config, routeConfig, context.payload);
+      if (hidden.notes.length > 0) {
+        context = { ...context, payload: hidden.payload };
+        record = context;
+        gateway = await gatewayValues(store, record, routeConfig);
+        safety = { ...safety, hidden: hidden.notes };
+        log.warn(
+          { hidden: hidden.notes.map(describeHiddenContent) },
+          'hidden content removed from the payload',
+        );
+        saveSafety(safety);
       }
       const review = await prepareReview(
         deps,
@@ -312,7 +334,7 @@ export async function attemptDelivery(
       answer = outgoing.answer;
       lineComments = outgoing.lineComments;
       if (outgoing.redactions > 0) {
-        safety = { ...record.safety, redactions: outgoing.redactions };
+        safety = { ...safety, redactions: outgoing.redactions };
         log.warn({ redactions: outgoing.redactions }, 'secrets redacted from the answer');
       }
       const produced = {

@@ -3,9 +3,11 @@
  * comments.
  */
 import {
+  describeHiddenContent,
   promptTokenSplit,
   type AgentAccounting,
   type DeliveryRecord,
+  type DeliverySafety,
   type LineComment,
 } from '@webhook-gateway/core';
 import { formatCost } from './money.js';
@@ -151,6 +153,16 @@ ${indentLines(textBlock(comment.body))}`,
   return `line comments (${comments.length})\n${blocks.join('\n')}`;
 }
 
+/** What hygiene took out of the payload and redaction out of the answer; nothing when neither did. */
+function safetySection(safety: DeliverySafety | undefined): string | undefined {
+  if (safety === undefined) return undefined;
+  const lines = (safety.hidden ?? []).map(
+    (note) => `  hidden content removed: ${printable(describeHiddenContent(note))}`,
+  );
+  if (safety.redactions) lines.push(`  secrets redacted from the answer: ${safety.redactions}`);
+  return `taken out\n${lines.join('\n')}`;
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
 export function formatDeliveryDetail(record: DeliveryRecord): string {
   const sections = [
@@ -158,6 +170,7 @@ export function formatDeliveryDetail(record: DeliveryRecord): string {
     headersSection(record.headers),
     attemptsSection(record),
     agentSection(record.agent),
+    safetySection(record.safety),
     `prompt\n${textBlock(record.prompt)}`,
     `answer\n${textBlock(record.answer)}`,
     lineCommentsSection(record.lineComments),

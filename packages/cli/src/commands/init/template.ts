@@ -51,6 +51,12 @@ agent:
       - "git log *"
       - "git diff *"
 
+# Prompt hygiene, on by default: HTML comments, zero-width, bidi and tag characters are taken out
+# of payload text before the template sees it, and each field is capped (a route's hygiene:
+# false turns it off; what was removed shows in deliveries show, the dashboard and /metrics):
+# hygiene:
+#   max_field_chars: 20000
+
 # The prepared review context, for every route (a route's review: block overrides these keys):
 # review:
 #   max_diff_tokens: 24000        # tokens of diff the agent reads; the rest is listed as skipped
