@@ -61,7 +61,7 @@ export default definePlugin({
           );
           if (!check.ok) return check;
         } else if (!verifyBearerToken(credentials.token, request.secrets)) {
-          return { ok: false, reason: 'Bearer token does not match' };
+          return { ok: false, reason: 'Bearer token does not match', credentialOnly: true };
         }
         const deliveryId = firstHeader(request.headers, ['x-request-id']);
         return {

@@ -40,6 +40,40 @@ describe('authenticateRequest', () => {
     expect(verdict).toEqual({ ok: false, scheme: 'sig', reason: 'x-sig wrong' });
   });
 
+  it('lets a wrong bare credential refuse only when no scheme accepted', async () => {
+    const credentialHooks = createHooks();
+    credentialHooks.authenticate
+      .for('sig')
+      .tapPromise('test', async (request) =>
+        request.headers['x-sig'] === undefined ? undefined : { ok: true },
+      );
+    credentialHooks.authenticate
+      .for('bearer')
+      .tapPromise('test', async (request) =>
+        request.headers.authorization === undefined
+          ? undefined
+          : { ok: false, reason: 'no match', credentialOnly: true },
+      );
+    const request = (headers: Record<string, string>) => ({
+      route: 'r',
+      headers,
+      rawBody: Buffer.from('{}'),
+      secrets: ['s'],
+    });
+    const both = await authenticateRequest(
+      credentialHooks,
+      ['bearer', 'sig'],
+      request({ authorization: 'proxy-token', 'x-sig': 'good' }),
+    );
+    expect(both).toMatchObject({ ok: true, scheme: 'sig' });
+    const alone = await authenticateRequest(
+      credentialHooks,
+      ['bearer', 'sig'],
+      request({ authorization: 'x' }),
+    );
+    expect(alone).toMatchObject({ ok: false, scheme: 'bearer' });
+  });
+
   it('lets a loaded scheme the route did not list refuse, never accept', async () => {
     const all = ['sig', 'other', 'bearer'];
     expect(await ask({ authorization: 'good', 'x-other': 'bad' }, ['bearer'], all)).toMatchObject({

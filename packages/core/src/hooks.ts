@@ -50,6 +50,12 @@ export interface AuthRefused {
   ok: false;
   /** Why, for the DEBUG log: never a secret, never a header's value. */
   reason: string;
+  /**
+   * A bare credential (a Bearer token) that did not match, rather than a signature that failed:
+   * it refuses only when no scheme accepted the request, so a header meant for something else
+   * beside a valid signature does not refuse it. A failed signature always refuses.
+   */
+  credentialOnly?: boolean;
 }
 
 /** What a filter looks at once the payload is parsed and authenticated. */
