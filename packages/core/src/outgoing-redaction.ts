@@ -9,11 +9,11 @@ import type { Credentials } from './hooks.js';
 import { createRedactor, secretsInEnv, secretsUnder, type Redactor } from './redaction.js';
 import { routeSecrets } from './routes.js';
 
-/** The values of the variables a config names with an `…_env` key (`api_key_env: LLM_KEY`). */
+/** The values of the variables a config names for a credential (`api_key_env: LLM_CREDENTIAL`). */
 function namedEnvValues(value: unknown, env: NodeJS.ProcessEnv, depth = 0): string[] {
   if (depth > 12 || value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, child]) => {
-    if (/_env$/.test(key) && typeof child === 'string') {
+    if (/(?:key|token|secret|password)_env$/i.test(key) && typeof child === 'string') {
       const named = env[child];
       return named === undefined ? [] : [named];
     }
