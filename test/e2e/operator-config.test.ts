@@ -248,6 +248,7 @@ describe('webhook-gateway config schema', () => {
       'store',
       'agent',
       'review',
+      'hygiene',
       'platforms',
     ]);
     expect(schema.additionalProperties).toBe(false);

@@ -267,6 +267,33 @@ describe('generic HMAC and Bearer', () => {
     expect(stripped.status).toBe(401);
   });
 
+  // Hermes Agent's test_invalid_signature_does_not_fall_back_to_bearer, on a route of every scheme
+  // and on one of schemes: [generic]: each wrong signature beside a valid Bearer token is refused.
+  it('invalid signature does not fall back to Bearer', async () => {
+    const zeros = '0'.repeat(64);
+    const cases: Record<string, string>[] = [
+      { 'svix-signature': 'v1,invalid' },
+      { 'webhook-signature': 'v1,invalid' },
+      { 'linear-signature': zeros },
+      { 'X-Hub-Signature-256': `sha256=${zeros}` },
+      { 'X-Gitlab-Token': 'wrong' },
+      { 'X-Gitea-Signature': zeros },
+      { 'X-Hub-Signature': `sha256=${zeros}`, 'X-Event-Key': 'pullrequest:created' },
+      { 'X-Webhook-Signature-V2': zeros },
+      { 'X-Webhook-Signature-V2': zeros, 'X-Webhook-Timestamp': 'invalid' },
+      { 'X-Webhook-Signature-V2': zeros, 'X-Webhook-Timestamp': '1' },
+      { 'X-Webhook-Signature': zeros },
+    ];
+    const bearer = { Authorization: `Bearer ${SECRET}` };
+    for (const route of ['pushes', 'deploys']) {
+      expect((await send(route, body, bearer)).status).toBe(202);
+      for (const headers of cases) {
+        const sent = await send(route, body, { ...headers, ...bearer });
+        expect({ route, headers, status: sent.status }).toEqual({ route, headers, status: 401 });
+      }
+    }
+  });
+
   it('answers hostile signature headers with 401, never 500', async () => {
     for (const headers of <Record<string, string>[]>[
       { 'X-Webhook-Signature-V2': 'zz', 'X-Webhook-Timestamp': 'NaN' },

@@ -17,6 +17,8 @@ const terminalFields = {
   env_allowlist: z.array(z.string()),
   /** Word patterns of the commands the agent may run (`gh pr diff *`); set, no shell is used. */
   allow: z.array(z.string().trim().min(1, 'a pattern cannot be empty')),
+  /** With `allow`: `gh`/`glab` may name repositories other than the delivery's. */
+  allow_other_repos: z.boolean(),
 };
 
 const terminalSchema = z.strictObject({
@@ -29,6 +31,7 @@ const terminalSchema = z.strictObject({
   max_output_bytes: terminalFields.max_output_bytes.default(16_384),
   env_allowlist: terminalFields.env_allowlist.optional(),
   allow: terminalFields.allow.optional(),
+  allow_other_repos: terminalFields.allow_other_repos.default(false),
 });
 
 const settings = {

@@ -23,6 +23,7 @@ import { openAISettings } from './openai-settings.js';
 import type { RetryPolicy } from './retry.js';
 import { costOf, tokenBudgetExceeded, tokensSpentBefore } from './spending.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { deliveryRepository } from './terminal-repository.js';
 import { answerToolCall, offeredTools, type ToolCallContext } from './tool-calls.js';
 
 /** What tests (and embedders) may swap; production uses the defaults. */
@@ -89,6 +90,7 @@ export async function runOpenAI(
     credentials: request.credentials ?? {},
     home: request.home,
     journalId: request.delivery.id,
+    repository: deliveryRepository(request.delivery.payload),
     signal,
     log,
     record: (call) => void accounting.toolCalls.push(call),

@@ -45,6 +45,8 @@ export interface ToolCallContext {
   home: string;
   /** The delivery's journal id: names its work directory. */
   journalId: string;
+  /** The repository the delivery is about: the only one `gh`/`glab` may name (with `allow`). */
+  repository: string | undefined;
   signal: AbortSignal;
   log: Logger;
   /** Called for each command that ran, for the accounting. */
@@ -90,7 +92,10 @@ export async function answerToolCall(call: ToolCall, context: ToolCallContext): 
   }
   let words: string[] | undefined;
   if (context.terminal.allow) {
-    const verdict = checkAllowed(parsed.command, context.terminal.allow);
+    const verdict = checkAllowed(parsed.command, context.terminal.allow, {
+      repository: context.repository,
+      allowOtherRepos: context.terminal.allow_other_repos,
+    });
     if (!verdict.ok) {
       context.record({
         tool: TERMINAL_TOOL_NAME,

@@ -1,13 +1,14 @@
 /**
  * @webhook-gateway/auth-generic: plain shared-secret senders (`generic`): a timestamped HMAC in
- * `X-Webhook-Signature-V2`, else `Authorization: Bearer <secret>`.
+ * `X-Webhook-Signature-V2`, else `Authorization: Bearer <secret>`. A V1 `X-Webhook-Signature`
+ * beside the token must match too: a wrong signature is never excused by a right token.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { definePlugin, firstHeader, type AuthVerdict } from '@webhook-gateway/core';
 import { z } from 'zod';
-import { verifyBearerToken, verifyGenericV2 } from './verify.js';
+import { verifyBearerToken, verifyGenericV1, verifyGenericV2 } from './verify.js';
 
-export { signGenericV2, verifyBearerToken, verifyGenericV2 } from './verify.js';
+export { signGenericV2, verifyBearerToken, verifyGenericV1, verifyGenericV2 } from './verify.js';
 
 export const GENERIC_AUTH_PLUGIN_NAME = '@webhook-gateway/auth-generic';
 export const GENERIC_SCHEME = 'generic';
@@ -40,6 +41,14 @@ export default definePlugin({
       .for(GENERIC_SCHEME)
       .tapPromise(GENERIC_AUTH_PLUGIN_NAME, async (request): Promise<AuthVerdict | undefined> => {
         const credentials = credentialsOf(request.headers);
+        const v1 = firstHeader(request.headers, ['x-webhook-signature']);
+        if (
+          credentials?.kind !== 'v2' &&
+          v1 !== undefined &&
+          !verifyGenericV1(request.rawBody, v1, request.secrets)
+        ) {
+          return { ok: false, reason: 'X-Webhook-Signature does not match' };
+        }
         if (!credentials) return undefined;
         if (credentials.kind === 'v2') {
           const check = verifyGenericV2(
@@ -52,7 +61,7 @@ export default definePlugin({
           );
           if (!check.ok) return check;
         } else if (!verifyBearerToken(credentials.token, request.secrets)) {
-          return { ok: false, reason: 'Bearer token does not match' };
+          return { ok: false, reason: 'Bearer token does not match', credentialOnly: true };
         }
         const deliveryId = firstHeader(request.headers, ['x-request-id']);
         return {

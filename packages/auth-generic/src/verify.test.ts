@@ -3,7 +3,7 @@ import { schemeProbe, type SchemeProbe } from '@webhook-gateway/core/testing';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import plugin from './index.js';
-import { signGenericV2, verifyBearerToken, verifyGenericV2 } from './verify.js';
+import { signGenericV2, verifyBearerToken, verifyGenericV1, verifyGenericV2 } from './verify.js';
 
 const body = Buffer.from('{"event":"deploy","status":"done"}');
 const nowS = () => String(Math.floor(Date.now() / 1000));
@@ -82,6 +82,19 @@ describe('verifyBearerToken', () => {
   });
 });
 
+describe('verifyGenericV1', () => {
+  it('matches lowercase hex HMAC-SHA256 of the body under a secret of the rotation only', () => {
+    // printf '{"a":1}' | openssl dgst -sha256 -hmac s3cret
+    const fixed = Buffer.from('{"a":1}');
+    const known = '5910e62016ef5034272c926c27071992a465c2335cecf41851bda071577f4f6d';
+    expect(verifyGenericV1(fixed, known, ['old', 's3cret'])).toBe(true);
+    for (const bad of [known.toUpperCase(), `sha256=${known}`, known.slice(1), '']) {
+      expect(verifyGenericV1(fixed, bad, ['s3cret'])).toBe(false);
+    }
+    expect(verifyGenericV1(fixed, known, ['other'])).toBe(false);
+  });
+});
+
 describe('the generic scheme', () => {
   let probe: SchemeProbe;
   beforeAll(async () => {
@@ -141,6 +154,31 @@ describe('the generic scheme', () => {
       scheme: 'generic',
       reason: 'X-Webhook-Timestamp is missing',
     });
+  });
+
+  it('refuses a wrong V1 X-Webhook-Signature beside a valid Bearer token, and takes a right one', async () => {
+    const v1 = (secret: string) => createHmac('sha256', secret).update(body).digest('hex');
+    const wrong = await probe({
+      headers: { 'x-webhook-signature': v1('wrong'), authorization: 'Bearer s' },
+      body,
+      secrets: ['s'],
+    });
+    expect(wrong).toEqual({
+      ok: false,
+      scheme: 'generic',
+      reason: 'X-Webhook-Signature does not match',
+    });
+    const right = await probe({
+      headers: { 'x-webhook-signature': v1('s'), authorization: 'Bearer s' },
+      body,
+      secrets: ['s'],
+      route: 'r',
+    });
+    expect(right).toMatchObject({ ok: true, scheme: 'generic' });
+    // V1 alone signs no time, so a captured one would replay forever: never a credential.
+    expect(
+      await probe({ headers: { 'x-webhook-signature': v1('s') }, body, secrets: ['s'] }),
+    ).toBeUndefined();
   });
 
   it('leaves other Authorization schemes and requests without its headers to other schemes', async () => {

@@ -3,7 +3,7 @@
  * HMAC-SHA256 of `"<X-Webhook-Timestamp>.<raw body>"`) and a Bearer token.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { digestsEqual, headerBytes, isWithinWindow } from '@webhook-gateway/core';
+import { bodyHmacMatches, digestsEqual, headerBytes, isWithinWindow } from '@webhook-gateway/core';
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
@@ -44,6 +44,19 @@ export function verifyGenericV2(
     if (digestsEqual(hmacV2(secret, timestamp, body), given)) valid = true;
   }
   return valid ? { ok: true } : { ok: false, reason: 'signature does not match' };
+}
+
+/**
+ * True when a V1 `X-Webhook-Signature` (lowercase hex HMAC-SHA256 of the body, no timestamp) is
+ * right under one of `secrets`. V1 alone is never a credential (a captured one replays forever);
+ * it is checked only so that a wrong one beside a Bearer token refuses the request.
+ */
+export function verifyGenericV1(
+  body: Buffer,
+  signature: string,
+  secrets: readonly string[],
+): boolean {
+  return SIGNATURE.test(signature) && bodyHmacMatches(body, Buffer.from(signature, 'hex'), secrets);
 }
 
 function digest(bytes: Buffer): Buffer {

@@ -11,6 +11,7 @@ export {
   signStandardWebhook,
   standardWebhookHeaders,
   standardWebhookKey,
+  standardWebhookVerifyKeys,
   verifyStandardWebhook,
   type StandardWebhookHeaders,
 } from './verify.js';

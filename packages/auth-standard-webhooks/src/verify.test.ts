@@ -3,7 +3,7 @@ import { schemeProbe, type SchemeProbe } from '@webhook-gateway/core/testing';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import plugin from './index.js';
-import { signStandardWebhook, verifyStandardWebhook } from './verify.js';
+import { signStandardWebhook, standardWebhookVerifyKeys, verifyStandardWebhook } from './verify.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -40,6 +40,35 @@ describe('verifyStandardWebhook', () => {
         independentSignature(secret, 'msg_1', '1700000000', '{"a":1}'),
       );
     }
+  });
+
+  it('verifies a secret without whsec_ under both readings: base64-decoded and its UTF-8 bytes', () => {
+    // The spec vector again, its secret copied without the prefix: the reference libraries'
+    // reading (base64-decoded) must pass.
+    const at = 1614265330;
+    const vector = {
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: String(at),
+      signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+      body: Buffer.from('{"test": 2432232314}'),
+    };
+    const bare = SECRET.slice('whsec_'.length);
+    expect(verifyStandardWebhook(vector, [bare], at * 1000, 300)).toEqual({ ok: true });
+    // Hermes Agent's reading of the same string: its UTF-8 bytes as the key.
+    const ts = String(nowS());
+    const utf8Signed = `v1,${createHmac('sha256', Buffer.from(bare, 'utf8')).update(`msg_5.${ts}.{}`).digest('base64')}`;
+    const message = { id: 'msg_5', timestamp: ts, signature: utf8Signed, body: Buffer.from('{}') };
+    expect(verifyStandardWebhook(message, [bare], Date.now(), 300)).toEqual({ ok: true });
+    // With the prefix, only the decoded key counts: the UTF-8 reading of the rest is refused.
+    expect(verifyStandardWebhook(message, [SECRET], Date.now(), 300).ok).toBe(false);
+    // A secret that is not base64 has only its UTF-8 reading.
+    expect(standardWebhookVerifyKeys('raw-agentmail-secret!')).toEqual([
+      Buffer.from('raw-agentmail-secret!', 'utf8'),
+    ]);
+    expect(standardWebhookVerifyKeys(bare)).toEqual([
+      Buffer.from(bare, 'base64'),
+      Buffer.from(bare, 'utf8'),
+    ]);
   });
 
   it('uses a whsec_ secret whose rest is not base64 as its UTF-8 bytes', () => {

@@ -23,6 +23,20 @@ export function standardWebhookKey(secret: string): Buffer {
   return Buffer.from(secret, 'utf8');
 }
 
+/**
+ * Every key a secret may stand for when verifying, as senders read it: a `whsec_…` secret has one
+ * (above). Without the prefix the reference libraries (standard-webhooks, svix) base64-decode it
+ * while others (Hermes Agent) use its UTF-8 bytes: both are tried when it is valid base64, so a
+ * secret copied without its prefix verifies whichever way the sender signed.
+ */
+export function standardWebhookVerifyKeys(secret: string): Buffer[] {
+  const utf8 = Buffer.from(secret, 'utf8');
+  if (secret.startsWith(SECRET_PREFIX) || secret === '' || !STRICT_BASE64.test(secret)) {
+    return [standardWebhookKey(secret)];
+  }
+  return [Buffer.from(secret, 'base64'), utf8];
+}
+
 function signatureOf(key: Buffer, id: string, timestamp: string, body: Buffer): Buffer {
   return createHmac('sha256', key)
     .update(headerBytes(`${id}.${timestamp}.`))
@@ -86,7 +100,8 @@ export interface StandardWebhookMessage {
 export type StandardWebhookCheck = { ok: true } | { ok: false; reason: string };
 
 /**
- * Checks a message against every secret of a rotation: the timestamp within `toleranceS` of
+ * Checks a message against every secret of a rotation (each under every key it may stand for):
+ * the timestamp within `toleranceS` of
  * `nowMs`, and one of the `v1` signatures the HMAC under one of the secrets. Every pair is
  * compared in constant time; a malformed header is a refusal, never a throw.
  */
@@ -114,8 +129,8 @@ export function verifyStandardWebhook(
     .map((value) => Buffer.from(value, 'base64'));
   if (given.length === 0) return { ok: false, reason: 'no well-formed v1 signature' };
   let valid = false;
-  for (const secret of secrets) {
-    const expected = signatureOf(standardWebhookKey(secret), id, timestamp, body);
+  for (const key of secrets.flatMap(standardWebhookVerifyKeys)) {
+    const expected = signatureOf(key, id, timestamp, body);
     for (const candidate of given) if (digestsEqual(expected, candidate)) valid = true;
   }
   return valid ? { ok: true } : { ok: false, reason: 'signature does not match' };

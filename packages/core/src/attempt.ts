@@ -12,6 +12,7 @@ import {
   isSilentAnswer,
   type AgentAccounting,
   type DeliveryRecord,
+  type DeliverySafety,
   type LineComment,
   type NotRunStatus,
   type ReviewConclusion,
@@ -19,6 +20,8 @@ import {
 import { errorMessage } from './errors.js';
 import type { FindingCounts, FindingsJournal } from './findings.js';
 import { outboundPlan } from './outbound-plan.js';
+import { cleanRoutePayload, describeHiddenContent } from './hygiene.js';
+import { outgoingRedactor, redactOutgoing } from './outgoing-redaction.js';
 import type {
   Credentials,
   GatewayHooks,
@@ -166,6 +169,8 @@ export async function attemptDelivery(
   // (a run still winding down after a timeout) change nothing.
   let spent: AgentAccounting | undefined;
   let spentAdded = false;
+  // What this attempt took out of the payload and the answer (journaled, and on the metrics).
+  let safety: DeliverySafety | undefined;
   const addSpent = (): void => {
     spentAdded = true;
     if (spent) record = { ...record, agent: addAccounting(started.agent, spent) };
@@ -174,6 +179,13 @@ export async function attemptDelivery(
   // in the journal no later than the answer or outcome written after it, and the run starts
   // without a commit round trip. A failed save is logged; it never changes the outcome.
   const saves: Promise<void>[] = [];
+  const saveSafety = (progress: DeliverySafety): void => {
+    saves.push(
+      store.saveProgress(record.id, { safety: progress }).catch((error: unknown) => {
+        log.error({ err: errorMessage(error) }, 'could not save what hygiene removed');
+      }),
+    );
+  };
   const savePrompt = (progress: { prompt: string }): void => {
     saves.push(
       store.saveProgress(record.id, progress).catch((error: unknown) => {
@@ -244,6 +256,20 @@ export async function attemptDelivery(
         context = { ...record, payload: verdict.payload };
         record = context;
         gateway = await gatewayValues(store, record, routeConfig);
+      }
+      // Hidden content out of the payload before the template, the command's words and the
+      // prepared context see it; the journal keeps the payload as it came.
+      const hidden = cleanRoutePayload(config, routeConfig, context.payload);
+      if (hidden.notes.length > 0) {
+        context = { ...context, payload: hidden.payload };
+        record = context;
+        gateway = await gatewayValues(store, record, routeConfig);
+        safety = { ...safety, hidden: hidden.notes };
+        log.warn(
+          { hidden: hidden.notes.map(describeHiddenContent) },
+          'hidden content removed from the payload',
+        );
+        saveSafety(safety);
       }
       const review = await prepareReview(
         deps,
@@ -419,12 +445,29 @@ export async function attemptDelivery(
           'agent stopped by a limit; delivering what it produced (agent.on_limit: partial)',
         );
       }
+      // Redacted before it is journaled or sent: no target, and no reader of the journal, sees
+      // a secret the agent wrote (a prompt-injected agent that read `env`).
+      const redactor = outgoingRedactor(config, routeConfig, credentials, process.env);
+      const outgoing = redactOutgoing(answer, lineComments, redactor);
+      answer = outgoing.answer;
+      lineComments = outgoing.lineComments;
+      let redactions = outgoing.redactions;
+      if (conclusion?.reason !== undefined) {
+        const reason = redactor.redact(conclusion.reason);
+        redactions += reason.count;
+        if (reason.count > 0) conclusion = { ...conclusion, reason: reason.text };
+      }
+      if (redactions > 0) {
+        safety = { ...safety, redactions };
+        log.warn({ redactions }, 'secrets redacted from the answer');
+      }
       const produced = {
         answer,
         ...(spent && record.agent ? { agent: record.agent } : {}),
         ...(lineComments.length > 0 ? { lineComments } : {}),
         ...(conclusion ? { conclusion } : {}),
         ...(stoppedBy ? { partial: true as const } : {}),
+        ...(safety ? { safety } : {}),
       };
       record = { ...record, ...produced };
       // Committed before the target is called: after a crash there, the agent does not run again.
@@ -452,6 +495,7 @@ export async function attemptDelivery(
         durationMs: Date.now() - startedAt,
         runMs,
         spent,
+        ...(safety ? { safety } : {}),
       });
       return { status: 'silent', record: silent };
     }
@@ -501,6 +545,7 @@ export async function attemptDelivery(
       durationMs: Date.now() - startedAt,
       runMs,
       spent,
+      ...(safety ? { safety } : {}),
     });
     return { status: 'delivered', record };
   } catch (error) {
@@ -542,6 +587,7 @@ export async function attemptDelivery(
         durationMs,
         runMs,
         spent,
+        ...(safety ? { safety } : {}),
       });
       return { status: 'failed', record, error: message };
     }
@@ -561,6 +607,7 @@ export async function attemptDelivery(
       durationMs,
       runMs,
       spent,
+      ...(safety ? { safety } : {}),
     });
     return { status: 'retry', record, error: message, nextAttemptAt };
   }

@@ -1,6 +1,9 @@
 /**
- * Which auth schemes decide a request: a route's `schemes`, else every loaded one, asked in order;
- * the first scheme that recognises the request decides it alone (no fall back to another).
+ * Which auth schemes decide a request: a route's `schemes`, else every loaded one, asked in order.
+ * The first that accepts names the scheme, event and delivery id; but any loaded scheme whose
+ * signature header is there and fails refuses the request, so a wrong signature is never
+ * excused by another credential beside it (no downgrade between schemes). A bare credential that
+ * does not match (`credentialOnly`) refuses only when nothing accepted.
  */
 import type { AuthAccepted, AuthRequest, AuthVerdict, GatewayHooks } from './hooks.js';
 import type { GatewayPlugin } from './plugin.js';
@@ -19,21 +22,30 @@ export function loadedSchemes(
 export type SchemeVerdict = AuthVerdict & { scheme: string };
 
 /**
- * Asks `schemes` in order; the first that answers decides. `undefined` when none recognised the
- * request (no signature or token header of any of them): the receiver refuses it.
+ * Asks every one of `schemes`, then every other scheme in `alsoRefusing` (the loaded ones a
+ * route did not list: they may only refuse). The first failed signature decides; else the first
+ * of `schemes` that accepted; else the first refusal of a bare credential. `undefined` when none
+ * recognised the request (no signature or token header of any of them): the receiver refuses it.
  */
 export async function authenticateRequest(
   hooks: GatewayHooks,
   schemes: readonly string[],
   request: AuthRequest,
+  alsoRefusing: readonly string[] = [],
 ): Promise<SchemeVerdict | undefined> {
-  for (const scheme of schemes) {
+  let accepted: SchemeVerdict | undefined;
+  let credentialRefused: SchemeVerdict | undefined;
+  const asked = [...new Set([...schemes, ...alsoRefusing])];
+  for (const scheme of asked) {
     const hook = hooks.authenticate.get(scheme);
     if (!hook?.isUsed()) continue;
     const verdict = await hook.promise(request);
-    if (verdict !== undefined) return { ...verdict, scheme };
+    if (verdict === undefined) continue;
+    if (!verdict.ok && verdict.credentialOnly !== true) return { ...verdict, scheme };
+    if (!verdict.ok) credentialRefused ??= { ...verdict, scheme };
+    else if (accepted === undefined && schemes.includes(scheme)) accepted = { ...verdict, scheme };
   }
-  return undefined;
+  return accepted ?? credentialRefused;
 }
 
 /** The event type an accepted verdict names, read from the payload when the scheme says so. */

@@ -83,3 +83,11 @@ export const reviewConclusionSchema = z.object({
   value: z.enum(['success', 'neutral', 'failure']),
   reason: z.string().optional(),
 });
+
+/** A row's `safety` (`DeliverySafety`): redaction count, hidden content removed per field. */
+export const deliverySafetySchema = z.object({
+  redactions: z.number().int().nonnegative().optional(),
+  hidden: z
+    .array(z.object({ field: z.string(), removed: z.record(z.string(), z.number().int()) }))
+    .optional(),
+});

@@ -206,6 +206,22 @@ export interface ReviewConclusion {
   reason?: string;
 }
 
+/** Hidden content hygiene removed from one payload field (`pull_request.body: 1 HTML comment`). */
+export interface HiddenContentNote {
+  /** The payload path of the field, dotted (`pull_request.body`). */
+  field: string;
+  /** What was removed, by kind, with counts: `HTML comment`, `bidi control`, `cut`, … */
+  removed: Record<string, number>;
+}
+
+/** What keeps hidden text out of the prompt and secrets out of the answer, as it acted. */
+export interface DeliverySafety {
+  /** Secrets and token shapes replaced by `[redacted]` in the answer and line comments. */
+  redactions?: number;
+  /** Hidden content removed from payload fields before the template and prepared context. */
+  hidden?: HiddenContentNote[];
+}
+
 /** One try at running and delivering. */
 export interface AttemptRecord {
   attempt: number;
@@ -239,6 +255,8 @@ export interface DeliveryRecord extends NewDelivery {
    * the tokens, the turns or the time ran out. Absent for a complete answer.
    */
   partial?: true;
+  /** What the gateway took out of the payload and the answer; absent when nothing. */
+  safety?: DeliverySafety;
   /** The journal id of the delivery that superseded this one (status `superseded`). */
   supersededBy?: string;
   /** On a `coalesce` route: how many deliveries this one replaced (`{_gateway.coalesced}`). */

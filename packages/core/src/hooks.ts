@@ -13,6 +13,7 @@ import {
 import type { AgentConfig, GatewayConfig, ReviewSettings, RouteConfig } from './config/schema.js';
 import type {
   AgentAccounting,
+  DeliverySafety,
   DeliveryRecord,
   LineComment,
   NotRunStatus,
@@ -51,6 +52,12 @@ export interface AuthRefused {
   ok: false;
   /** Why, for the DEBUG log: never a secret, never a header's value. */
   reason: string;
+  /**
+   * A bare credential (a Bearer token) that did not match, rather than a signature that failed:
+   * it refuses only when no scheme accepted the request, so a header meant for something else
+   * beside a valid signature does not refuse it. A failed signature always refuses.
+   */
+  credentialOnly?: boolean;
 }
 
 /** What a filter looks at once the payload is parsed and authenticated. */
@@ -316,6 +323,11 @@ export interface AttemptEvent {
    * delivery's total over its attempts.
    */
   spent: AgentAccounting | undefined;
+  /**
+   * What this attempt took out of the payload (hidden content) and the answer (redactions),
+   * when it took anything; the row's `safety` holds the same.
+   */
+  safety?: DeliverySafety;
 }
 
 /** One route's share of a reconcile pass (see `@webhook-gateway/reconcile`). */
@@ -343,8 +355,8 @@ export interface ReconcileEvent {
 export interface GatewayHooks {
   /**
    * One hook per auth scheme name (`forge`, `gitea`, …): the scheme checks a request carrying its
-   * headers; `undefined` means "not mine". The receiver asks a route's schemes in order, and the
-   * first verdict decides.
+   * headers; `undefined` means "not mine". The receiver asks every loaded scheme: any refusal
+   * decides, else the first of the route's schemes that accepted.
    */
   readonly authenticate: HookMap<AsyncSeriesBailHook<[AuthRequest], AuthVerdict | undefined>>;
   /** Returns a reason to ignore the delivery, or `undefined` to keep it. */

@@ -99,6 +99,8 @@ export type {
   LineComment,
   ReviewConclusion,
   ReviewConclusionValue,
+  DeliverySafety,
+  HiddenContentNote,
 } from './delivery.js';
 
 export {
@@ -169,6 +171,15 @@ export { silentLogger, type Logger } from './logger.js';
 
 // Payload lookups targets use, and the rendering that makes a `DeliverRequest`'s `extra`.
 export { lookupPath, isMissing, renderDeliverExtra, type JsonObject } from './template.js';
+
+// What keeps hidden text out of prompts and secrets out of answers (docs/security.md).
+export {
+  cleanPayload,
+  describeHiddenContent,
+  HIDDEN_KINDS,
+  type HygieneSettings,
+} from './hygiene.js';
+export { createRedactor, REDACTED, type Redactor } from './redaction.js';
 
 // Which pull or merge request a payload is about, for each sender the gateway accepts.
 export { pullRequestOf, type PullRequest } from './pull-request.js';

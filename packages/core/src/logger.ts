@@ -4,24 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import pino from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { SECRET_KEY_NAMES } from './redaction.js';
 
 export type Logger = pino.Logger;
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
-/** Keys whose values are secrets: censored at the top of a line or one level down in a container. */
-const SECRET_KEYS = [
-  'secret',
-  'token',
-  'auth_token',
-  'api_key',
-  'password',
-  'private_key',
-  'jwt',
-  // A delivery's forge identity, as the `credentials` hook names it.
-  'GH_TOKEN',
-  'GH_ENTERPRISE_TOKEN',
-  'GITLAB_TOKEN',
-];
+/** Keys whose values are secrets (`redaction.ts`): censored at the top of a line or one level down in a container. */
+const SECRET_KEYS = SECRET_KEY_NAMES;
 /** Objects that hold settings or credentials when a plugin or an error path logs them whole. */
 const SECRET_CONTAINERS = [
   'config',

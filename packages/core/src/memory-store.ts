@@ -179,6 +179,7 @@ export class MemoryStore implements Store {
       if (progress.conclusion !== undefined)
         record.conclusion = structuredClone(progress.conclusion);
       if (progress.partial !== undefined) record.partial = progress.partial;
+      if (progress.safety !== undefined) record.safety = structuredClone(progress.safety);
     }
   }
 
@@ -260,6 +261,7 @@ export class MemoryStore implements Store {
     delete record.lineComments;
     delete record.conclusion;
     delete record.partial;
+    delete record.safety;
     record.lastError = null;
     record.finishedAt = null;
     record.nextAttemptAt = now;

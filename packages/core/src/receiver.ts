@@ -162,17 +162,17 @@ export function createReceiver(options: ReceiverOptions): Koa {
       return 'bad_request';
     }
 
-    // 3. authentication, over the raw bytes: the first of the route's schemes that recognises
-    // the request decides it alone
+    // 3. authentication, over the raw bytes: one of the route's schemes accepts, and no loaded
+    // scheme whose signature header is there refuses (no downgrade between schemes)
     const secrets = routeSecrets(route, config);
     let verdict: SchemeVerdict | undefined;
     if (!secrets.includes(INSECURE_NO_AUTH)) {
-      verdict = await authenticateRequest(hooks, route.schemes ?? options.schemes, {
-        route: name,
-        headers: ctx.req.headers,
-        rawBody,
-        secrets,
-      });
+      verdict = await authenticateRequest(
+        hooks,
+        route.schemes ?? options.schemes,
+        { route: name, headers: ctx.req.headers, rawBody, secrets },
+        options.schemes,
+      );
       if (!verdict?.ok) {
         log.debug(
           {

@@ -7,6 +7,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RouteConfig } from './config/schema.js';
 import type { ConfigProblem } from './errors.js';
+import { createRedactor } from './redaction.js';
 import type { JsonObject } from './template.js';
 
 /** Seconds a script may run when the route sets no `script_timeout_s` (as Hermes). */
@@ -131,28 +132,14 @@ export function scriptVerdict(stdout: string, payload: JsonObject): ScriptVerdic
   return { kind: 'payload', payload: { ...payload, script_output: text } };
 }
 
-/** Secret-looking tokens a script might print: forge tokens, API keys, bearer headers. */
-const TOKEN_PATTERNS = [
-  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}\b/g,
-  /\bsk-[A-Za-z0-9_-]{20,}\b/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g,
-  /\bwhsec_[A-Za-z0-9+/=]{10,}/g,
-  /\b(Bearer|token)\s+[A-Za-z0-9._~+/=-]{16,}/gi,
-];
-
 /**
  * The first 200 characters of a failed script's output for the journal, with the route's
- * secrets and anything shaped like a token replaced by `****`.
+ * secrets and anything shaped like a token replaced by `****` (the shared `redaction.ts`).
  */
 export function scriptOutputExcerpt(output: string, secrets: readonly string[]): string {
-  let text = output.replace(/\s+/g, ' ').trim();
-  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('****');
-  for (const pattern of TOKEN_PATTERNS) {
-    text = text.replace(pattern, (match, prefix?: string) =>
-      typeof prefix === 'string' && /^(bearer|token)$/i.test(prefix) ? `${prefix} ****` : '****',
-    );
-  }
+  const flat = output.replace(/\s+/g, ' ').trim();
+  // Route secrets are known exactly: short ones count here too (a journal line, not free text).
+  const { text } = createRedactor(secrets, 4).redact(flat, '****');
   return text.length > OUTPUT_EXCERPT_CHARS ? `${text.slice(0, OUTPUT_EXCERPT_CHARS)}…` : text;
 }
 

@@ -27,6 +27,7 @@ export {
   agentAccountingSchema,
   lineCommentsSchema,
   reviewConclusionSchema,
+  deliverySafetySchema,
 } from './delivery-schema.js';
 export { findingsSchema } from './findings.js';
 

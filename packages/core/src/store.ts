@@ -7,6 +7,7 @@ import type {
   DeliveredStatus,
   DeliveryRecord,
   DeliveryStatus,
+  DeliverySafety,
   LineComment,
   ReviewConclusion,
   NewDelivery,
@@ -72,6 +73,8 @@ export interface DeliveryProgress {
   conclusion?: ReviewConclusion;
   /** The answer is a partial one (`DeliveryRecord.partial`). */
   partial?: true;
+  /** Replaces the row's whole `safety` record. */
+  safety?: DeliverySafety;
 }
 
 /**

@@ -157,6 +157,24 @@ describe('createGatewayMetrics', () => {
     expect(text).toContain('webhook_agent_run_duration_seconds_bucket{le="2.5",route="reviews"} 1');
   });
 
+  it('counts redactions and hidden content by route, from what each attempt took out', async () => {
+    const metrics = metricsFor();
+    metrics.observeAttempt(attempt({ safety: { redactions: 3 } }));
+    metrics.observeAttempt(
+      attempt({
+        safety: {
+          hidden: [
+            { field: 'pull_request.body', removed: { 'HTML comment': 1, 'bidi control': 3 } },
+            { field: 'pull_request.title', removed: { 'zero-width character': 2 } },
+          ],
+        },
+      }),
+    );
+    metrics.observeAttempt(attempt({}));
+    expect(await valueOf(metrics, 'webhook_secrets_redacted_total', { route: 'reviews' })).toBe(3);
+    expect(await valueOf(metrics, 'webhook_hidden_content_total', { route: 'reviews' })).toBe(6);
+  });
+
   it('adds tokens by route only for attempts in which the agent ran', async () => {
     const usage = { promptTokens: 120, completionTokens: 30, totalTokens: 150 };
     const spent = { runner: 'openai', usage };

@@ -140,6 +140,18 @@ export function createGatewayMetrics(options: {
     labelNames: ['route', 'model', 'currency'] as const,
     registers,
   });
+  const redactions = new Counter({
+    name: 'webhook_secrets_redacted_total',
+    help: 'Secrets and token shapes replaced by [redacted] in answers and line comments before they left, by route.',
+    labelNames: ['route'] as const,
+    registers,
+  });
+  const hiddenContent = new Counter({
+    name: 'webhook_hidden_content_total',
+    help: 'Hidden content (HTML comments, zero-width, bidi and tag characters, cut fields) removed from payload fields before the prompt, by route.',
+    labelNames: ['route'] as const,
+    registers,
+  });
   const reconcilePassTime = new Gauge({
     name: 'webhook_reconcile_last_pass_timestamp_seconds',
     help: 'When the last reconcile pass with the forge delivery log finished (Unix time).',
@@ -210,6 +222,13 @@ export function createGatewayMetrics(options: {
       if (event.status === 'failed') failures.inc({ target });
       const route = event.record.route;
       if (event.status === 'delivered' && event.record.partial) partial.inc({ route });
+      if (event.safety?.redactions) redactions.inc({ route }, event.safety.redactions);
+      for (const note of event.safety?.hidden ?? []) {
+        hiddenContent.inc(
+          { route },
+          countable(Object.values(note.removed).reduce((a, b) => a + b, 0)),
+        );
+      }
       // runMs is set only when the agent ran in this attempt and answered.
       if (event.runMs !== undefined) runDuration.observe({ route }, event.runMs / 1000);
       // `spent` is this attempt's run alone (a failed run included): `record.agent` is the

@@ -10,6 +10,7 @@ import {
   deliveryStatusSchema,
   lineCommentsSchema,
   reviewConclusionSchema,
+  deliverySafetySchema,
   jsonTextSchema,
   journalJson,
 } from '@webhook-gateway/core/store-kit';
@@ -48,6 +49,7 @@ const deliveryHashSchema = z.object({
   lineComments: jsonTextSchema(lineCommentsSchema).optional(),
   conclusion: jsonTextSchema(reviewConclusionSchema).optional(),
   partial: z.literal('1').optional(),
+  safety: jsonTextSchema(deliverySafetySchema).optional(),
   supersededBy: z.string().optional(),
   coalesced: intField.optional(),
   burstStartedAt: intField.optional(),
@@ -98,6 +100,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     ...(h.lineComments !== undefined ? { lineComments: h.lineComments } : {}),
     ...(h.conclusion !== undefined ? { conclusion: h.conclusion } : {}),
     ...(h.partial !== undefined ? { partial: true as const } : {}),
+    ...(h.safety !== undefined ? { safety: h.safety } : {}),
     ...(h.supersededBy !== undefined ? { supersededBy: h.supersededBy } : {}),
     ...(h.coalesced !== undefined ? { coalesced: h.coalesced } : {}),
     ...(h.burstStartedAt !== undefined ? { burstStartedAt: h.burstStartedAt } : {}),

@@ -350,6 +350,7 @@ export class RedisStore implements Store, QueueJournal {
     if (progress.conclusion !== undefined)
       fields.push('conclusion', JSON.stringify(progress.conclusion));
     if (progress.partial) fields.push('partial', '1');
+    if (progress.safety !== undefined) fields.push('safety', JSON.stringify(progress.safety));
     if (fields.length === 0) return;
     await SAVE_FIELDS.run(this.client, [this.keys.delivery(id)], fields);
   }

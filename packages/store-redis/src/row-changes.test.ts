@@ -61,6 +61,7 @@ describe('row changes', () => {
         'lineComments',
         'conclusion',
         'partial',
+        'safety',
         'lastError',
         'finishedAt',
         'supersededBy',

@@ -193,6 +193,7 @@ export function replayChange(head: RowHead, now: number): RowChange {
       'lineComments',
       'conclusion',
       'partial',
+      'safety',
       'lastError',
       'finishedAt',
       'supersededBy',

@@ -493,3 +493,34 @@ describe('schema version 16: the partial column', () => {
     }
   });
 });
+
+describe('the safety column', () => {
+  it('reads a row of an older file with no safety, and keeps one saved after the migration', async () => {
+    const file = path.join(dir(), 'state.db');
+    const old = new Database(file);
+    const at = migrations.findIndex((step) => step.name === 'safetyColumn');
+    migrate(old, migrations.slice(0, at));
+    const T0 = 1_700_000_000_000;
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at, headers,
+           order_key, max_attempts, status, attempts, next_attempt_at, started_at, attempt_log)
+         VALUES ('j-1', 1, 'review', 'pull_request', 'opened', 'd-1', ${T0}, '{}', NULL, 5,
+           'running', 1, ${T0}, ${T0},
+           '[{"attempt":1,"startedAt":${T0},"finishedAt":null,"error":null}]')`,
+      )
+      .run();
+    old.prepare(`INSERT INTO delivery_payloads (id, payload) VALUES ('j-1', '{}')`).run();
+    old.close();
+
+    const store = new SqliteStore({ path: file });
+    try {
+      expect((await store.get('j-1'))?.safety).toBeUndefined();
+      const safety = { redactions: 3, hidden: [{ field: 'body', removed: { 'HTML comment': 1 } }] };
+      await store.saveProgress('j-1', { safety });
+      expect((await store.get('j-1'))?.safety).toEqual(safety);
+    } finally {
+      await store.close();
+    }
+  });
+});

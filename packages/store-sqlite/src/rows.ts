@@ -15,6 +15,7 @@ import {
   agentAccountingSchema,
   attemptLogSchema,
   lineCommentsSchema,
+  deliverySafetySchema,
   jsonTextSchema,
   reviewConclusionSchema,
 } from '@webhook-gateway/core/store-kit';
@@ -210,6 +211,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
       record.conclusion = c.jsonSchema('conclusion', reviewConclusionSchema);
     // Rows from before schema version 16 have no column; NULL is a complete answer.
     if (row.partial !== undefined && c.nullableNumber('partial') === 1) record.partial = true;
+    // Rows from before the safety migration have no column; NULL is nothing taken out.
+    if (row.safety !== undefined && row.safety !== null)
+      record.safety = c.jsonSchema('safety', deliverySafetySchema);
     // Rows from before schema version 12 have no columns; NULL is a row of no `coalesce` route.
     const coalesced = row.coalesced === undefined ? null : c.nullableNumber('coalesced');
     if (coalesced !== null) record.coalesced = coalesced;

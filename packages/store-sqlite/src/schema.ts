@@ -349,6 +349,14 @@ const partialAnswers: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN partial INTEGER');
 };
 
+/**
+ * What the gateway took out of a delivery's payload (hidden content) and answer (redactions):
+ * a JSON object, NULL when nothing.
+ */
+const safetyColumn: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN safety TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -367,6 +375,7 @@ export const migrations: readonly Migration[] = [
   conclusionColumn,
   findingsTable,
   partialAnswers,
+  safetyColumn,
 ];
 
 /** The schema version this code writes. */

@@ -280,6 +280,7 @@ export class SqliteStore implements Store {
         progress.lineComments === undefined ? null : JSON.stringify(progress.lineComments),
       conclusion: progress.conclusion === undefined ? null : JSON.stringify(progress.conclusion),
       partial: progress.partial ? 1 : null,
+      safety: progress.safety === undefined ? null : JSON.stringify(progress.safety),
     };
     const waiting = this.pendingProgress.get(id);
     if (waiting?.saved) {
@@ -291,6 +292,7 @@ export class SqliteStore implements Store {
       merged.line_comments = params.line_comments ?? merged.line_comments;
       merged.conclusion = params.conclusion ?? merged.conclusion;
       merged.partial = params.partial ?? merged.partial;
+      merged.safety = params.safety ?? merged.safety;
       await waiting.saved;
       return;
     }

@@ -58,6 +58,7 @@ export type ProgressParams = {
   conclusion: string | null;
   /** 1 for a partial answer. */
   partial: number | null;
+  safety: string | null;
 };
 
 /** `@now` as SQL: an integer when it is one (better-sqlite3 binds every number as REAL). */
@@ -190,7 +191,8 @@ export function prepareStatements(db: Database.Database): Statements {
       // A null parameter means "not given": keep what is there.
       `UPDATE deliveries SET prompt = COALESCE(@prompt, prompt), answer = COALESCE(@answer, answer),
          agent = COALESCE(@agent, agent), line_comments = COALESCE(@line_comments, line_comments),
-         conclusion = COALESCE(@conclusion, conclusion), partial = COALESCE(@partial, partial)
+         conclusion = COALESCE(@conclusion, conclusion), partial = COALESCE(@partial, partial),
+         safety = COALESCE(@safety, safety)
        WHERE id = @id`,
     ),
     markRetry: db.prepare<{ id: string; error: string; next_attempt_at: number; now: number }>(
@@ -216,7 +218,7 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     replay: db.prepare<{ id: string; seq: number; now: number }>(
       `UPDATE deliveries SET status = 'queued', attempts = 0, answer = NULL, line_comments = NULL,
-         conclusion = NULL, partial = NULL,
+         conclusion = NULL, partial = NULL, safety = NULL,
          last_error = NULL,
          finished_at = NULL, superseded_by = NULL, next_attempt_at = @now, seq = @seq
        WHERE id = @id`,

@@ -102,6 +102,40 @@ export function reviewForRoute(
   return { ...review, ...defined };
 }
 
+/**
+ * Prompt hygiene (`hygiene.ts`): hidden content out of payload strings before the template, each
+ * string capped at `max_field_chars` characters with a "[cut N chars]" marker.
+ */
+const hygieneShape = {
+  enabled: z.boolean().default(true),
+  max_field_chars: z.int().positive().default(20_000),
+};
+const hygieneSchema = z.strictObject(hygieneShape);
+
+/** A route's `hygiene:`: `false` turns it off, `true` on; or any key of the top-level block. */
+const routeHygieneSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    enabled: hygieneShape.enabled.removeDefault().optional(),
+    max_field_chars: hygieneShape.max_field_chars.removeDefault().optional(),
+  }),
+]);
+
+export type HygieneConfig = z.infer<typeof hygieneSchema>;
+
+/** The hygiene a route runs with: the top-level block with the route's keys on top. */
+export function hygieneForRoute(
+  hygiene: HygieneConfig,
+  route: z.infer<typeof routeHygieneSchema> | undefined,
+): HygieneConfig {
+  if (route === undefined) return hygiene;
+  if (typeof route === 'boolean') return { ...hygiene, enabled: route };
+  return {
+    enabled: route.enabled ?? hygiene.enabled,
+    max_field_chars: route.max_field_chars ?? hygiene.max_field_chars,
+  };
+}
+
 /** The forge roles a command route may ask of a commenter, weakest first. */
 const COMMAND_PERMISSIONS = ['write', 'maintain', 'admin'] as const;
 
@@ -245,6 +279,8 @@ function routeSchemaOf(slices: ConfigSlices) {
     coalesce: coalesceSchema.optional(),
     /** The review context's settings for this route, over the top-level `review:` block. */
     review: routeReviewSchema.optional(),
+    /** Prompt hygiene for this route, over the top-level `hygiene:` block (`false`: off). */
+    hygiene: routeHygieneSchema.optional(),
   });
 }
 
@@ -348,6 +384,7 @@ function configSchemaOf(slices: ConfigSlices) {
     store: storeSchema.prefault({}),
     agent: z.strictObject({ ...coreAgentShape, ...slices.agent.settings }).prefault({}),
     review: reviewSchema.prefault({}),
+    hygiene: hygieneSchema.prefault({}),
     platforms: z
       .preprocess(
         (value, ctx) => canonicalPlatformKeys(value, ctx, slices.aliases),

@@ -11,4 +11,5 @@ export * from './store-contract.js';
 export * from './store-samples.js';
 export * from './scheme-harness.js';
 export * from './supersede-scenario.js';
+export * from './token-shapes.js';
 export * from './wait-for.js';

@@ -252,6 +252,27 @@ const readChecks = [
   ),
 
   check(
+    'keeps what the gateway took out of a delivery (safety), replaced whole, and clears it on replay',
+    async (c) => {
+      const record = await c.acceptNew();
+      const plain = await c.acceptNew();
+      const hidden = [
+        { field: 'pull_request.body', removed: { 'HTML comment': 1, 'bidi control': 3 } },
+      ];
+      await c.store.saveProgress(record.id, { safety: { hidden } });
+      await c.store.saveProgress(record.id, { answer: 'ok', safety: { hidden, redactions: 2 } });
+      await c.store.saveProgress(record.id, { prompt: 'Review' });
+      assertFields(await c.store.get(record.id), { safety: { hidden, redactions: 2 } });
+      assert.equal((await c.store.get(plain.id))?.safety, undefined);
+      const listed = await c.store.list({});
+      assert.deepStrictEqual(listed.find((row) => row.id === record.id)?.safety, {
+        hidden,
+        redactions: 2,
+      });
+    },
+  ),
+
+  check(
     'keeps the auth scheme that verified a delivery, and none for an unverified one',
     async (c) => {
       const verified = await c.acceptNew({ authScheme: 'standard-webhooks' });
@@ -511,12 +532,14 @@ const replayChecks = [
         answer: 'old answer',
         lineComments: [{ path: 'src/a.ts', line: 3, body: 'old remark' }],
         partial: true,
+        safety: { redactions: 1 },
       });
       await c.store.markFailed(record.id, 'boom', c.t0 + 2);
 
       const replayed = await c.store.replay(record.id, c.t0 + 100);
       // The agent runs again: its old line comments, and the partial mark, go with its old answer.
       assert.equal(replayed?.lineComments, undefined);
+      assert.equal(replayed?.safety, undefined);
       assert.equal((await c.store.get(record.id))?.lineComments, undefined);
       assert.equal(replayed?.partial, undefined);
       assert.equal((await c.store.get(record.id))?.partial, undefined);

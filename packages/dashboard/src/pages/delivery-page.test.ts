@@ -52,6 +52,28 @@ describe('deliveryPage', () => {
     expect(page(false)).toContain('<span class="status status-delivered">delivered</span>');
   });
 
+  it('shows what hygiene and redaction took out, before the prompt, and nothing when neither did', () => {
+    const text = deliveryPage({
+      record: deliveryRecord({
+        safety: {
+          redactions: 2,
+          hidden: [
+            { field: 'pull_request.body', removed: { 'HTML comment': 1, 'bidi control': 3 } },
+          ],
+        },
+      }),
+      replayed: false,
+      refreshMs: 0,
+    }).toString();
+    const section = text.slice(text.indexOf('<h2>Taken out</h2>'), text.indexOf('<h2>Prompt</h2>'));
+    expect(section).toContain(
+      'Hidden content removed from the payload: <code>pull_request.body: 1 HTML comment, 3 bidi controls</code>',
+    );
+    expect(section).toContain('Secrets redacted from the answer before it left: 2');
+    const plain = deliveryPage({ record: deliveryRecord(), replayed: false, refreshMs: 0 });
+    expect(plain.toString()).not.toContain('Taken out');
+  });
+
   it('has no line comments section when the agent made none', () => {
     const text = deliveryPage({ record: deliveryRecord(), replayed: false, refreshMs: 0 });
     expect(text.toString()).not.toContain('Line comments');

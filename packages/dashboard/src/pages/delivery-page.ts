@@ -1,12 +1,14 @@
 /** `/dashboard/deliveries/<id>`: one delivery, from the headers kept to each attempt's error. */
 import {
   findingFate,
+  describeHiddenContent,
   promptTokenSplit,
   suggestionAsText,
   type AgentAccounting,
   type DeliveryRecord,
   type Finding,
   type FindingFate,
+  type DeliverySafety,
   type LineComment,
   type TokenUsage,
 } from '@webhook-gateway/core';
@@ -38,6 +40,29 @@ function linesOf(comment: LineComment): string {
 function textOf(comment: LineComment): string {
   if (comment.suggestion === undefined) return comment.body;
   return `${comment.body}\n\n${suggestionAsText(comment.suggestion)}`;
+}
+
+/**
+ * What the gateway took out: hidden content of the payload (someone tried to steer the agent
+ * unseen) and secrets of the answer. Nothing when it took nothing.
+ */
+function safetySection(safety: DeliverySafety | undefined): SafeHtml {
+  if (safety === undefined) return html``;
+  const hidden = safety.hidden ?? [];
+  return html`<h2>Taken out</h2>
+    <ul id="safety">
+      ${hidden.map(
+        (note) =>
+          html`<li>
+            Hidden content removed from the payload: <code>${describeHiddenContent(note)}</code>
+          </li>`,
+      )}
+      ${
+        safety.redactions
+          ? html`<li>Secrets redacted from the answer before it left: ${safety.redactions}</li>`
+          : html``
+      }
+    </ul>`;
 }
 
 /** The agent's remarks on lines, as a review target posts them; nothing when it made none. */
@@ -288,7 +313,7 @@ export function deliveryLiveParts(
     <h2>Attempts</h2>
     ${attemptsTable(record)}
     <h2>Agent</h2>
-    ${agentSection(record.agent)}
+    ${agentSection(record.agent)} ${safetySection(record.safety)}
     <h2>Prompt</h2>
     ${block(record.prompt, 'Not rendered yet.')}
     <h2>Answer</h2>

@@ -111,6 +111,24 @@ describe('formatDeliveryDetail', () => {
     expect(formatDeliveryDetail(record)).not.toContain('findings on this request');
   });
 
+  it('shows what hygiene and redaction took out, before the prompt, and no section otherwise', () => {
+    const text = formatDeliveryDetail(
+      testRecord({
+        safety: {
+          hidden: [
+            { field: 'pull_request.body', removed: { 'HTML comment': 1, 'bidi control': 3 } },
+          ],
+          redactions: 2,
+        },
+      }),
+    );
+    expect(text).toContain(
+      'taken out\n  hidden content removed: pull_request.body: 1 HTML comment, 3 bidi controls\n' +
+        '  secrets redacted from the answer: 2\n\nprompt\n',
+    );
+    expect(formatDeliveryDetail(testRecord())).not.toContain('taken out');
+  });
+
   it('shows the agent accounting: model, turns, tool calls and tokens', () => {
     const text = formatDeliveryDetail(
       testRecord({

@@ -4,12 +4,14 @@
  */
 import {
   lineCommentPlace,
+  describeHiddenContent,
   promptTokenSplit,
   suggestionAsText,
   type AgentAccounting,
   type DeliveryRecord,
   type Finding,
   type FindingFate,
+  type DeliverySafety,
   type LineComment,
   type ReviewConclusion,
 } from '@webhook-gateway/core';
@@ -194,6 +196,16 @@ function findingsSection(record: DeliveryRecord, findings: readonly Finding[]): 
   return `findings on this request (${findings.length})\n${indentLines(table)}`;
 }
 
+/** What hygiene took out of the payload and redaction out of the answer; nothing when neither did. */
+function safetySection(safety: DeliverySafety | undefined): string | undefined {
+  if (safety === undefined) return undefined;
+  const lines = (safety.hidden ?? []).map(
+    (note) => `  hidden content removed: ${printable(describeHiddenContent(note))}`,
+  );
+  if (safety.redactions) lines.push(`  secrets redacted from the answer: ${safety.redactions}`);
+  return `taken out\n${lines.join('\n')}`;
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
 export function formatDeliveryDetail(
   record: DeliveryRecord,
@@ -204,6 +216,7 @@ export function formatDeliveryDetail(
     headersSection(record.headers),
     attemptsSection(record),
     agentSection(record.agent),
+    safetySection(record.safety),
     `prompt\n${textBlock(record.prompt)}`,
     `answer\n${textBlock(record.answer)}`,
     lineCommentsSection(record.lineComments),

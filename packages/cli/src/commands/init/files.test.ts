@@ -37,6 +37,7 @@ describe('writeInitFiles', () => {
       'store',
       'agent',
       'review',
+      'hygiene',
       'platforms',
     ]);
     expect(fs.readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);

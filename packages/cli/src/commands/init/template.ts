@@ -39,7 +39,11 @@ agent:
   runner: dry-run
   terminal:
     # The agent runs only these commands, without a shell (no pipes, ";", "$(…)", redirections):
-    # read-only forge commands. A command outside the list is refused and journaled.
+    # read-only forge commands. A command outside the list is refused and journaled, and so is one
+    # over several lines, with an option that writes files or runs programs (git --output, -c;
+    # gh --web, -X POST) unless its pattern names the option, or (gh, glab) naming another
+    # repository than the delivery's (allow_other_repos: true lifts that).
+    # allow_other_repos: false
     allow:
       - "gh pr diff *"
       - "gh pr view *"
@@ -49,6 +53,12 @@ agent:
       - "glab mr view *"
       - "git log *"
       - "git diff *"
+
+# Prompt hygiene, on by default: HTML comments, zero-width, bidi and tag characters are taken out
+# of payload text before the template sees it, and each field is capped (a route's hygiene:
+# false turns it off; what was removed shows in deliveries show, the dashboard and /metrics):
+# hygiene:
+#   max_field_chars: 20000
 
 # The prepared review context, for every route (a route's review: block overrides these keys):
 # review:

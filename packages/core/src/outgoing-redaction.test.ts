@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config/load.js';
+import { outgoingRedactor, redactOutgoing } from './outgoing-redaction.js';
+import { REDACTED } from './redaction.js';
+
+describe('outgoingRedactor', () => {
+  const parsed = parseConfig({
+    platforms: {
+      webhook: {
+        extra: { host: '127.0.0.1', routes: { r: { secret: 'INSECURE_NO_AUTH' } } },
+      },
+    },
+  });
+  // The agent plugin's key, as the loaded plugin would have validated it.
+  const config = { ...parsed, agent: { ...parsed.agent, api_key_env: 'LLM_CREDENTIAL' } };
+  const route = config.platforms.webhook.extra.routes.r;
+  if (!route) throw new Error('no route');
+
+  it('takes the variable an api_key_env names, credentials and credential-named variables, not the switch or other variables', () => {
+    const redactor = outgoingRedactor(
+      config,
+      route,
+      { GH_TOKEN: 'installation-token-123' },
+      {
+        LLM_CREDENTIAL: 'llm-credential-value',
+        SERVICE_TOKEN: 'service-token-value',
+        HOME: '/home/reviewer',
+      },
+    );
+    const { answer, lineComments, redactions } = redactOutgoing(
+      'llm-credential-value service-token-value INSECURE_NO_AUTH /home/reviewer',
+      [{ path: 'a.ts', line: 1, body: 'installation-token-123' }],
+      redactor,
+    );
+    expect(answer).toBe(`${REDACTED} ${REDACTED} INSECURE_NO_AUTH /home/reviewer`);
+    expect(lineComments).toEqual([{ path: 'a.ts', line: 1, body: REDACTED }]);
+    expect(redactions).toBe(3);
+  });
+
+  it('redacts the code a line comment suggests, not only its body', () => {
+    const redactor = outgoingRedactor(config, route, { GH_TOKEN: 'installation-token-123' }, {});
+    const { lineComments, redactions } = redactOutgoing(
+      '',
+      [
+        {
+          path: 'a.ts',
+          line: 2,
+          start_line: 1,
+          body: 'inline the token',
+          suggestion: 'const token = "installation-token-123";',
+        },
+      ],
+      redactor,
+    );
+    expect(lineComments[0]?.suggestion).toBe(`const token = "${REDACTED}";`);
+    expect(lineComments[0]?.body).toBe('inline the token');
+    expect(redactions).toBe(1);
+  });
+});
