@@ -46,7 +46,7 @@ const SECRET_ENV_NAME = /(?:TOKEN|SECRET|PASSWORD|API_KEY|PRIVATE_KEY|ACCESS_KEY
 const MIN_SECRET_CHARS = 8;
 
 /** Text with its secrets replaced, and how many replacements were made. */
-export interface Redacted {
+interface Redacted {
   text: string;
   count: number;
 }

@@ -27,7 +27,7 @@ export interface FindingThread {
 }
 
 /** A line comment of this review with the text of the code line it sits on (empty when unknown). */
-export interface RaisedComment {
+interface RaisedComment {
   comment: LineComment;
   lineText: string;
 }

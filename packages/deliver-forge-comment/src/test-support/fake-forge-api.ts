@@ -87,7 +87,7 @@ interface FakeThreadComment {
 }
 
 /** A review thread: a review comment and the replies under it; resolved by whoever resolved it. */
-export interface FakeThread {
+interface FakeThread {
   /** `owner/repo#n:RT_<id>`: the GraphQL node id, which names its pull request. */
   id: string;
   path: string;

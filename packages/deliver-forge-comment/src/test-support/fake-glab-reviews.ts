@@ -33,7 +33,7 @@ interface FakeNote {
 }
 
 /** A discussion as a thread: its notes, and whether (and by whom) it was resolved. */
-export interface FakeDiscussionThread {
+interface FakeDiscussionThread {
   id: string;
   resolved: boolean;
   resolvedBy?: string;
