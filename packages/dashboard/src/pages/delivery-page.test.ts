@@ -39,6 +39,20 @@ describe('deliveryPage', () => {
     expect(text).toContain(`simpler\n\nSuggested change:\n${fence}\nreturn a;\n${fence}`);
   });
 
+  it("shows the agent's conclusion with its reason, escaped, and nothing when it gave none", () => {
+    const page = (conclusion?: { value: 'failure'; reason: string }) =>
+      deliveryPage({
+        record: deliveryRecord({ status: 'delivered', ...(conclusion ? { conclusion } : {}) }),
+        replayed: false,
+        refreshMs: 0,
+      }).toString();
+    const text = page({ value: 'failure', reason: 'a <script> tag in the key' });
+    expect(text).toMatch(
+      /<dt>Conclusion<\/dt>\s*<dd id="conclusion">\s*failure: a &lt;script&gt; tag in the key\s*<\/dd>/,
+    );
+    expect(page()).not.toContain('Conclusion');
+  });
+
   it('says a delivered review is partial in its status badge', () => {
     const page = (partial: boolean) =>
       deliveryPage({

@@ -309,6 +309,17 @@ export function deliveryLiveParts(
       <dd>${record.attempts} of at most ${record.maxAttempts}</dd>
       <dt>Last error</dt>
       <dd>${record.lastError === null ? '—' : html`<code>${record.lastError}</code>`}</dd>
+      ${
+        // The agent's verdict, which a check or commit status on the forge shows.
+        record.conclusion === undefined
+          ? html``
+          : html`<dt>Conclusion</dt>
+              <dd id="conclusion">
+                ${record.conclusion.value}${
+                  record.conclusion.reason === undefined ? '' : `: ${record.conclusion.reason}`
+                }
+              </dd>`
+      }
     </dl>
     <h2>Attempts</h2>
     ${attemptsTable(record)}
