@@ -114,6 +114,29 @@ describe('the review context of a Bitbucket Cloud pull request', () => {
     expect(fake.comments[0]?.raw).toContain('Looks fine.');
   });
 
+  it('fails, naming the key, when platforms.bitbucket has no token', async () => {
+    gateway = await startSignedGateway({
+      plugins: [bitbucketAuth, plugin],
+      route: { secret: SECRET, deliver: 'log', prompt: PROMPT },
+      platforms: {},
+      answer: { summary: 'unused', lineComments: [] },
+    });
+    const body = fixtureBytes('bitbucket/pullrequest_created.json');
+    const status = await gateway.post(
+      {
+        'X-Event-Key': 'pullrequest:created',
+        'X-Request-UUID': 'bb-context-no-token',
+        'X-Hub-Signature': signBitbucketBody(body, SECRET),
+      },
+      body,
+    );
+    expect(status).toBe(202);
+    const record = await gateway.finished('bb-context-no-token');
+    expect(record.status).toBe('failed');
+    expect(record.lastError).toContain('platforms.bitbucket.token is not set');
+    expect(gateway.prompts).toEqual([]);
+  });
+
   it('reads the diff since the last reviewed head, and the whole pull request once that head is gone', async () => {
     const since = 'abc1234def56';
     fake = await startFakeBitbucket({
