@@ -1,7 +1,8 @@
 /**
  * The Bitbucket Cloud REST API calls the targets make, under `/2.0` with
- * `Authorization: Bearer …`: a pull request's comments (list, create, inline, edit, delete), its
- * diff, and a commit's build status. Each call waits out 429s (target-kit's `callRest`); any other
+ * `Authorization: Bearer …`: a pull request's comments (list, create, inline, edit, delete), the
+ * pull request itself, its diff and the diff between two commits, a file at a commit, and a
+ * commit's build status. Each call waits out 429s (target-kit's `callRest`); any other
  * failure throws a `BitbucketApiError` that says what to fix and never shows the token. Every
  * body the gateway writes has its hidden markers written the Bitbucket way (`hideMarkers`).
  */
@@ -193,6 +194,33 @@ export function bitbucketApi(context: BitbucketCallContext) {
     async pullRequestDiff(repo: string, id: number): Promise<string> {
       const answer = await call('GET', `/repositories/${repoPath(repo)}/pullrequests/${id}/diff`);
       return typeof answer.body === 'string' ? answer.body : '';
+    },
+    /** The pull request as `GET …/pullrequests/{id}` answers it (unvalidated: the caller parses). */
+    async pullRequest(repo: string, id: number): Promise<unknown> {
+      return (await call('GET', `/repositories/${repoPath(repo)}/pullrequests/${id}`)).body;
+    },
+    /**
+     * The diff of `source` against `destination` (`GET …/diff/{source}..{destination}`): what
+     * `source` changed since the two met, as Bitbucket reads a two-commit spec.
+     */
+    async commitsDiff(repo: string, source: string, destination: string): Promise<string> {
+      const spec = `${encodeURIComponent(source)}..${encodeURIComponent(destination)}`;
+      const answer = await call('GET', `/repositories/${repoPath(repo)}/diff/${spec}`);
+      return typeof answer.body === 'string' ? answer.body : '';
+    },
+    /** The file `path` at `commit` (`GET …/src/{commit}/{path}`), undefined when it is not there. */
+    async fileAt(repo: string, commit: string, path: string): Promise<string | undefined> {
+      const file = path.split('/').map(encodeURIComponent).join('/');
+      try {
+        const answer = await call(
+          'GET',
+          `/repositories/${repoPath(repo)}/src/${encodeURIComponent(commit)}/${file}`,
+        );
+        return answer.text ?? (typeof answer.body === 'string' ? answer.body : '');
+      } catch (error) {
+        if (error instanceof BitbucketApiError && error.status === 404) return undefined;
+        throw error;
+      }
     },
     async postBuildStatus(repo: string, commit: string, status: BitbucketBuildStatus) {
       const node = encodeURIComponent(commit);

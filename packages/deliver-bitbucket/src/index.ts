@@ -1,7 +1,7 @@
 /**
  * @webhook-gateway/deliver-bitbucket: the `bitbucket_comment` and `bitbucket_review` targets,
- * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), and the
- * `platforms.bitbucket` slice they read.
+ * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), the review context
+ * of Bitbucket Cloud deliveries (`reviewContext`), and the `platforms.bitbucket` slice they read.
  */
 import {
   definePlugin,
@@ -14,6 +14,7 @@ import {
   endWithoutReview,
   PENDING_STATUS,
 } from '@webhook-gateway/deliver-forge-comment/comments';
+import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
 import { bitbucketSettingsSchema } from './settings.js';
@@ -75,6 +76,19 @@ const bitbucketPlugin = definePlugin({
       .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).bitbucket, options);
       });
+    // Reviews: the pull request's diff, rules and guidance for the template, read through the
+    // REST API at the first review whose template names a review value; base files kept per
+    // repository and base commit.
+    let baseFiles: BaseFiles | undefined;
+    hooks.reviewContext.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      const [{ prepareBitbucketReviewContext }, { BaseFiles }] = await Promise.all([
+        import('./review-context.js'),
+        import('@webhook-gateway/deliver-forge-comment/review'),
+      ]);
+      baseFiles ??= new BaseFiles();
+      const settings = settingsIn({ platforms }, request.config).bitbucket;
+      return prepareBitbucketReviewContext(request, settings, options, baseFiles);
+    });
     // check: true: the review's check as a build status, in progress from the attempt's start
     // until the review is out (the target) or the delivery ended without it.
     const targets: readonly string[] = BITBUCKET_TARGETS;

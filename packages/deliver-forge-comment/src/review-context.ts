@@ -131,7 +131,21 @@ export async function prepareReviewContext(
   baseFiles: BaseFiles,
 ): Promise<ReviewContext | undefined> {
   const source = sourceOf(request, settings);
-  if (!source) return undefined;
+  return source ? reviewContextFrom(source, request, baseFiles) : undefined;
+}
+
+/**
+ * The review context read from `source`, whichever forge it speaks to: the plugins of other
+ * forges (Bitbucket, Gitea) bring their own `ReviewSource` and get the same pruning, rules and
+ * guidance. Throws when the request's facts cannot be read.
+ *
+ * @example await reviewContextFrom(bitbucketReviewSource(…), request, baseFiles)
+ */
+export async function reviewContextFrom(
+  source: ReviewSource,
+  request: ReviewContextRequest,
+  baseFiles: BaseFiles,
+): Promise<ReviewContext> {
   const { review, wanted, log } = request;
   const needsDiff = NEEDS_DIFF.some((value) => wanted.has(value));
 

@@ -19,6 +19,8 @@ export interface ServiceAnswer {
   headers: Headers;
   /** The body parsed as JSON, or its raw text when it is not JSON. */
   body: unknown;
+  /** The body as it came, for a caller that reads a file (a JSON file stays its own text). */
+  text?: string;
 }
 
 export interface ServiceCallOptions {
@@ -67,7 +69,7 @@ export async function callService(
       signal,
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text) };
+    return { status: response.status, headers: response.headers, body: parseBody(text), text };
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
     if (timeout.aborted) {

@@ -3,7 +3,9 @@
  * the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
  * with PUT, deleted, which Bitbucket keeps as `deleted: true`), the pull request's diff (a redirect
- * to the repository's diff, as Bitbucket answers it), and commits' build statuses. A wrong token
+ * to the repository's diff, as Bitbucket answers it), the diff between two commits
+ * (`/diff/{source}..{destination}`), files at a commit (`/src/{commit}/{path}`, raw), and commits'
+ * build statuses. A wrong token
  * gets 401, an unknown repository or pull request 404, a body without its required fields 400.
  */
 import {
@@ -58,6 +60,10 @@ export interface FakeBitbucketOptions {
   pulls: Record<string, { diff: string }>;
   /** Comments per page of a listing. */
   pagelen?: number;
+  /** The repositories' files per commit: `{ 'workspace/slug': { '<commit>': { path: text } } }`. */
+  files?: Record<string, Record<string, Record<string, string>>>;
+  /** Diffs between two commits, by `workspace/slug` and spec (`<source>..<destination>`). */
+  commitDiffs?: Record<string, Record<string, string>>;
 }
 
 const BUILD_STATES = new Set(['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'STOPPED']);
@@ -202,6 +208,23 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
       (m) => {
         const pull = options.pulls[`${m[1]}#${m[2]}`];
         return pull ? { status: 200, body: pull.diff } : notFound;
+      },
+    ],
+    [
+      'GET',
+      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/diff\/([0-9a-f]+\.\.[0-9a-f]+)$/,
+      (m) => {
+        const diff = options.commitDiffs?.[m[1] ?? '']?.[m[2] ?? ''];
+        return diff === undefined ? notFound : { status: 200, body: diff };
+      },
+    ],
+    [
+      'GET',
+      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/src\/([0-9a-f]+)\/(.+)$/,
+      (m) => {
+        const path = decodeURIComponent(m[3] ?? '');
+        const text = options.files?.[m[1] ?? '']?.[m[2] ?? '']?.[path];
+        return text === undefined ? notFound : { status: 200, body: text };
       },
     ],
     [

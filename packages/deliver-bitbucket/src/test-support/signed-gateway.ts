@@ -16,6 +16,8 @@ import { waitFor } from '@webhook-gateway/core/testing';
 
 export interface SignedGateway {
   store: MemoryStore;
+  /** Every prompt the runner was given, in order. */
+  prompts: string[];
   /** POSTs `body` with `headers` to the route; the HTTP status. */
   post(headers: Record<string, string>, body: Buffer): Promise<number>;
   /** The journaled delivery of `deliveryId`, once it is finished. */
@@ -30,13 +32,17 @@ export async function startSignedGateway(options: {
   platforms: Record<string, unknown>;
   answer: { summary: string; lineComments: LineComment[] };
 }): Promise<SignedGateway> {
+  const prompts: string[] = [];
   const runner = definePlugin({
     name: 'test-review-runner',
     setup({ hooks }) {
-      hooks.run.for('review').tapPromise('test-review-runner', async () => ({
-        answer: options.answer.summary,
-        lineComments: options.answer.lineComments,
-      }));
+      hooks.run.for('review').tapPromise('test-review-runner', async ({ prompt }) => {
+        prompts.push(prompt);
+        return {
+          answer: options.answer.summary,
+          lineComments: options.answer.lineComments,
+        };
+      });
     },
   });
   const store = new MemoryStore();
@@ -68,6 +74,7 @@ export async function startSignedGateway(options: {
   const { port } = await gateway.start();
   return {
     store,
+    prompts,
     async post(headers, body) {
       const response = await fetch(`http://127.0.0.1:${port}/webhooks/reviews`, {
         method: 'POST',
