@@ -216,7 +216,7 @@ export function bitbucketApi(context: BitbucketCallContext) {
           'GET',
           `/repositories/${repoPath(repo)}/src/${encodeURIComponent(commit)}/${file}`,
         );
-        return answer.text ?? (typeof answer.body === 'string' ? answer.body : '');
+        return answer.text;
       } catch (error) {
         if (error instanceof BitbucketApiError && error.status === 404) return undefined;
         throw error;

@@ -1,7 +1,7 @@
 /**
  * The Gitea (and Forgejo) REST API calls the targets make, under `/api/v1` with
- * `Authorization: token …`: issue comments, a pull request's diff, reviews, commit statuses and
- * the token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure
+ * `Authorization: token …`: issue comments, a pull request, its diff and files of a commit (the
+ * review context), reviews, commit statuses and the token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure
  * throws a `GiteaApiError` that says what to fix and never shows the token.
  */
 import { errorMessage, type Logger } from '@webhook-gateway/core';
@@ -72,6 +72,11 @@ function repoPath(repo: string): string {
     .split('/')
     .map((part) => encodeURIComponent(part))
     .join('/');
+}
+
+/** `a/b/c d.md` → `a/b/c%20d.md`: each segment encoded, the slashes kept. */
+function filePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 /** Gitea's own words for a refusal (`{ message }`), else a short excerpt of the body. */
@@ -177,8 +182,24 @@ export function giteaApi(context: GiteaCallContext) {
     },
     /** The pull request's unified diff (`GET /repos/{owner}/{repo}/pulls/{index}.diff`). */
     async pullRequestDiff(repo: string, index: number): Promise<string> {
-      const answer = await call('GET', `/repos/${repoPath(repo)}/pulls/${index}.diff`);
-      return typeof answer.body === 'string' ? answer.body : '';
+      return (await call('GET', `/repos/${repoPath(repo)}/pulls/${index}.diff`)).text;
+    },
+    /** The pull request as Gitea gives it (`GET /repos/{owner}/{repo}/pulls/{index}`), unread. */
+    async pullRequest(repo: string, index: number): Promise<unknown> {
+      return (await call('GET', `/repos/${repoPath(repo)}/pulls/${index}`)).body;
+    },
+    /**
+     * The file `path` at commit `ref` (`GET /repos/{owner}/{repo}/raw/{path}?ref=`), as text;
+     * undefined when it does not exist there.
+     */
+    async rawFile(repo: string, ref: string, path: string): Promise<string | undefined> {
+      const endpoint = `/repos/${repoPath(repo)}/raw/${filePath(path)}?ref=${encodeURIComponent(ref)}`;
+      try {
+        return (await call('GET', endpoint)).text;
+      } catch (error) {
+        if (error instanceof GiteaApiError && error.status === 404) return undefined;
+        throw error;
+      }
     },
     async postReview(repo: string, index: number, review: GiteaReview): Promise<number> {
       const answer = await call('POST', `/repos/${repoPath(repo)}/pulls/${index}/reviews`, review);

@@ -14,6 +14,7 @@ import {
   endWithoutReview,
   PENDING_STATUS,
 } from '@webhook-gateway/deliver-forge-comment/comments';
+import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
 import { giteaSettingsSchema } from './settings.js';
@@ -69,6 +70,18 @@ const giteaPlugin = definePlugin({
       .tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).gitea, options);
       });
+    // Reviews: the pull request's diff, rules and guidance for the template, over the REST API;
+    // base files kept per instance, repository and base commit. Loaded at the first review.
+    let baseFiles: BaseFiles | undefined;
+    hooks.reviewContext.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      const [{ prepareGiteaReviewContext }, { BaseFiles }] = await Promise.all([
+        import('./review-context.js'),
+        import('@webhook-gateway/deliver-forge-comment/review'),
+      ]);
+      baseFiles ??= new BaseFiles();
+      const gitea = settingsIn({ platforms }, request.config).gitea;
+      return prepareGiteaReviewContext(request, gitea, options, baseFiles);
+    });
     // check: true: the review's check as a commit status, in progress from the attempt's start
     // until the review is out (the target) or the delivery ended without it.
     const targets: readonly string[] = GITEA_TARGETS;

@@ -9,6 +9,7 @@ const answer = (headers: Record<string, string>) => ({
   status: 429,
   headers: new Headers(headers),
   body: '',
+  text: '',
 });
 
 describe('rateLimitedByHeader', () => {

@@ -19,8 +19,8 @@ export interface ServiceAnswer {
   headers: Headers;
   /** The body parsed as JSON, or its raw text when it is not JSON. */
   body: unknown;
-  /** The body as it came, for a caller that reads a file (a JSON file stays its own text). */
-  text?: string;
+  /** The body's text as it came: a file's content stays text even when it reads as JSON. */
+  text: string;
 }
 
 export interface ServiceCallOptions {

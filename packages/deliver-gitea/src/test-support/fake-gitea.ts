@@ -2,7 +2,9 @@
  * A fake Gitea for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/api/v1` the
  * targets use, as Gitea documents it, and keeps what they write as state: issue comments
  * (list, create, edit, delete), pull request reviews with their line comments, commit statuses,
- * the token's user, and each pull request's diff. A wrong token gets 401, an unknown repository
+ * the token's user, and each pull request's diff. A pull request backed by a real git repository
+ * also answers `GET …/pulls/{n}` (its base and head) and `GET …/raw/{path}?ref=` (files at a
+ * commit), and its diff is git's. A wrong token gets 401, an unknown repository
  * or pull request 404, a body without its required fields 422.
  */
 import {
@@ -11,6 +13,7 @@ import {
   type FakeService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
+import { diffBetween, fileAt } from './git-repository.js';
 
 interface FakeComment {
   id: number;
@@ -57,12 +60,20 @@ export interface FakeGitea {
   close(): Promise<void>;
 }
 
+/** A pull request read from a git repository: its diff is `git diff base...head`. */
+interface FakeGitPull {
+  gitDir: string;
+  base: string;
+  head: string;
+  title: string;
+}
+
 export interface FakeGiteaOptions {
   token: string;
   /** The token's account. */
   login: string;
-  /** The pull requests it knows, `owner/repo#index`, with their unified diff. */
-  pulls: Record<string, { diff: string }>;
+  /** The pull requests it knows, `owner/repo#index`, with their unified diff or repository. */
+  pulls: Record<string, { diff: string } | FakeGitPull>;
 }
 
 const REVIEW_EVENTS = new Set(['APPROVED', 'REQUEST_CHANGES', 'COMMENT', 'PENDING']);
@@ -89,6 +100,14 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
   let nextId = 100;
   const repos = new Set(Object.keys(options.pulls).map((key) => key.split('#')[0]));
   const user = { login: options.login };
+  const diffOf = (pull: { diff: string } | FakeGitPull): string =>
+    'diff' in pull ? pull.diff : diffBetween(pull.gitDir, pull.base, pull.head);
+  /** The repository's git-backed pull request (its files are that repository's). */
+  const gitPullOf = (repo: string): FakeGitPull | undefined =>
+    Object.entries(options.pulls)
+      .filter(([key]) => key.startsWith(`${repo}#`))
+      .map(([, pull]) => pull)
+      .find((pull): pull is FakeGitPull => 'gitDir' in pull);
 
   const commentJson = (comment: FakeComment) => ({
     id: comment.id,
@@ -154,8 +173,41 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
       (m) => {
         const pull = options.pulls[`${m[1]}#${m[2]}`];
         return pull
-          ? { status: 200, body: pull.diff, headers: { 'content-type': 'text/plain' } }
+          ? { status: 200, body: diffOf(pull), headers: { 'content-type': 'text/plain' } }
           : notFound;
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)$/,
+      (m) => {
+        const pull = options.pulls[`${m[1]}#${m[2]}`];
+        if (!pull || !('gitDir' in pull)) return notFound;
+        return {
+          status: 200,
+          body: {
+            number: Number(m[2]),
+            title: pull.title,
+            draft: false,
+            user: { id: 2, login: 'author' },
+            labels: [],
+            base: { ref: 'main', sha: pull.base },
+            head: { ref: 'feature', sha: pull.head },
+          },
+        };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/raw\/(.+)$/,
+      (m, r) => {
+        const pull = gitPullOf(m[1] ?? '');
+        const ref = new URL(r.url, 'http://fake').searchParams.get('ref');
+        if (!pull || ref === null) return notFound;
+        const text = fileAt(pull.gitDir, ref, decodeURIComponent(m[2] ?? ''));
+        return text === undefined
+          ? notFound
+          : { status: 200, body: text, headers: { 'content-type': 'text/plain; charset=utf-8' } };
       },
     ],
     [

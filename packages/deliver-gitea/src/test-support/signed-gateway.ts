@@ -1,7 +1,8 @@
 /**
  * A whole gateway for the targets' end-to-end tests: the Gitea signature scheme, the plugin under
- * test, a runner that answers with a fixed summary and line comments, the journal in memory, and
- * one signed route `reviews`.
+ * test, a runner that answers with a fixed summary and line comments (or with the prompt it got,
+ * so a test reads what the template was given), the journal in memory, and one signed route
+ * `reviews`.
  */
 import {
   definePlugin,
@@ -28,15 +29,19 @@ export async function startSignedGateway(options: {
   plugins: readonly GatewayPlugin<unknown>[];
   route: Record<string, unknown>;
   platforms: Record<string, unknown>;
-  answer: { summary: string; lineComments: LineComment[] };
+  answer: { summary: string; lineComments: LineComment[] } | 'the prompt';
 }): Promise<SignedGateway> {
+  const { answer } = options;
   const runner = definePlugin({
     name: 'test-review-runner',
     setup({ hooks }) {
-      hooks.run.for('review').tapPromise('test-review-runner', async () => ({
-        answer: options.answer.summary,
-        lineComments: options.answer.lineComments,
-      }));
+      hooks.run
+        .for('review')
+        .tapPromise('test-review-runner', async (request) =>
+          answer === 'the prompt'
+            ? { answer: request.prompt }
+            : { answer: answer.summary, lineComments: answer.lineComments },
+        );
     },
   });
   const store = new MemoryStore();
