@@ -114,6 +114,13 @@ describe('kill -9 mid-flight, then restart', () => {
         { timeoutMs: 30_000 },
       );
       await gateway.kill();
+      // The fake sees a held message's sender gone only when its socket's close arrives; until
+      // then, release() would answer it and count an acknowledgement nobody received.
+      await waitFor(
+        () => (slack.messages.some((m) => m.outcome === 'held') ? undefined : true),
+        "the killed gateway's held messages to be seen dropped",
+        { timeoutMs: 10_000 },
+      );
       stream.stop();
       await stream.done;
 
