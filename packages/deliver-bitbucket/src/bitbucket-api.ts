@@ -6,10 +6,10 @@
  * failure throws a `BitbucketApiError` that says what to fix and never shows the token. Every
  * body the gateway writes has its hidden markers written the Bitbucket way (`hideMarkers`).
  */
-import { errorMessage, type Logger } from '@webhook-gateway/core';
+import type { Logger } from '@webhook-gateway/core';
 import {
   bodyExcerpt,
-  callRest,
+  callTokenRest,
   redact,
   serverErrorReason,
   type HttpTargetOptions,
@@ -101,6 +101,15 @@ function sameOrigin(url: string, apiBase: string): boolean {
 export function bitbucketApi(context: BitbucketCallContext) {
   const { connection } = context;
   const secrets = [connection.token];
+  const rest = {
+    service: SERVICE,
+    target: context.target,
+    options: context.options,
+    signal: context.signal,
+    log: context.log,
+    authorization: `Bearer ${connection.token}`,
+    token: connection.token,
+  };
 
   async function call(
     method: ServiceRequest['method'],
@@ -108,32 +117,7 @@ export function bitbucketApi(context: BitbucketCallContext) {
     body?: unknown,
     url = `${connection.apiBase}${path}`,
   ): Promise<ServiceAnswer> {
-    const request: ServiceRequest = {
-      method,
-      url,
-      headers: {
-        authorization: `Bearer ${connection.token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    };
-    let answer: ServiceAnswer;
-    try {
-      answer = await callRest(request, {
-        service: SERVICE,
-        options: context.options,
-        signal: context.signal,
-        onRateLimited: (retryAfterMs) =>
-          context.log.warn(
-            { target: context.target, retry_after_ms: retryAfterMs },
-            'Bitbucket is rate limiting; waiting before calling again',
-          ),
-      });
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      throw new Error(redact(`${context.target}: ${errorMessage(error)}`, secrets));
-    }
+    const answer = await callTokenRest(rest, method, url, body);
     if (answer.status >= 200 && answer.status < 300) return answer;
     // The diff endpoint answers with a redirect to the repository's diff: followed on the API's
     // own origin only.

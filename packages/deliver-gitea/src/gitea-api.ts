@@ -4,10 +4,10 @@
  * review context), reviews, commit statuses and the token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure
  * throws a `GiteaApiError` that says what to fix and never shows the token.
  */
-import { errorMessage, type Logger } from '@webhook-gateway/core';
+import type { Logger } from '@webhook-gateway/core';
 import {
   bodyExcerpt,
-  callRest,
+  callTokenRest,
   redact,
   serverErrorReason,
   type HttpTargetOptions,
@@ -111,6 +111,15 @@ function nextPage(answer: ServiceAnswer, apiBase: string): string | undefined {
 export function giteaApi(context: GiteaCallContext) {
   const { connection } = context;
   const secrets = [connection.token];
+  const rest = {
+    service: SERVICE,
+    target: context.target,
+    options: context.options,
+    signal: context.signal,
+    log: context.log,
+    authorization: `token ${connection.token}`,
+    token: connection.token,
+  };
 
   async function call(
     method: ServiceRequest['method'],
@@ -118,32 +127,7 @@ export function giteaApi(context: GiteaCallContext) {
     body?: unknown,
     url = `${connection.apiBase}${path}`,
   ): Promise<ServiceAnswer> {
-    const request: ServiceRequest = {
-      method,
-      url,
-      headers: {
-        authorization: `token ${connection.token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    };
-    let answer: ServiceAnswer;
-    try {
-      answer = await callRest(request, {
-        service: SERVICE,
-        options: context.options,
-        signal: context.signal,
-        onRateLimited: (retryAfterMs) =>
-          context.log.warn(
-            { target: context.target, retry_after_ms: retryAfterMs },
-            'Gitea is rate limiting; waiting before calling again',
-          ),
-      });
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      throw new Error(redact(`${context.target}: ${errorMessage(error)}`, secrets));
-    }
+    const answer = await callTokenRest(rest, method, url, body);
     if (answer.status >= 200 && answer.status < 300) return answer;
     const reason =
       answer.status >= 500

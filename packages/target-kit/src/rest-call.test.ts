@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpTargetOptionsSchema } from './options.js';
-import { callRest } from './rest-call.js';
+import { callRest, callTokenRest } from './rest-call.js';
 import { startFakeService, type FakeService } from './testing/fake-service.js';
 
 let fake: FakeService | undefined;
@@ -58,5 +58,36 @@ describe('callRest', () => {
       ),
     ).rejects.toThrow('Gitea is still rate limiting after 1 retries');
     expect(fake.requests).toHaveLength(2);
+  });
+});
+
+describe('callTokenRest', () => {
+  const context = (log: string[]) => ({
+    service: 'Gitea',
+    target: 'gitea_review',
+    authorization: 'token tok-secret-1',
+    token: 'tok-secret-1',
+    options: options(),
+    signal: new AbortController().signal,
+    log: { warn: (_: unknown, message: string) => void log.push(message) },
+  });
+
+  it('sends JSON with the token, logs each wait after a 429, and hands back the answer', async () => {
+    fake = await startFakeService((_, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 422 },
+    );
+    const log: string[] = [];
+    const answer = await callTokenRest(context(log), 'POST', `${fake.url}/x`, { a: 1 });
+    expect(answer.status).toBe(422);
+    expect(fake.requests[1]?.headers.authorization).toBe('token tok-secret-1');
+    expect(fake.requests[1]?.headers['content-type']).toBe('application/json');
+    expect(fake.requests[1]?.body).toBe('{"a":1}');
+    expect(log).toEqual(['Gitea is rate limiting; waiting before calling again']);
+  });
+
+  it('throws naming the target, never the token, when no answer came', async () => {
+    await expect(
+      callTokenRest(context([]), 'GET', 'http://127.0.0.1:1/tok-secret-1/x'),
+    ).rejects.toThrow(/^gitea_review: (?!.*tok-secret-1)/);
   });
 });

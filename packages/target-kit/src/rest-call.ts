@@ -4,10 +4,11 @@
  * read, so a 404 or a 422 can mean something to it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '@webhook-gateway/core';
 import { DEFAULT_RETRY_AFTER_MS } from './classify-answer.js';
 import type { HttpTargetOptions } from './options.js';
 import { parseRetryAfter } from './retry-after.js';
-import { callService, type ServiceAnswer, type ServiceRequest } from './service-http.js';
+import { callService, redact, type ServiceAnswer, type ServiceRequest } from './service-http.js';
 
 export interface RestCallContext {
   /** The service's name, for messages (`Gitea`). */
@@ -52,5 +53,57 @@ export async function callRest(
     await sleep(Math.min(retryAfterMs, options.max_retry_after_s * 1000), undefined, {
       signal: context.signal,
     });
+  }
+}
+
+/** What a token-bearing JSON call to a forge's REST API needs besides its method and address. */
+export interface TokenRestContext extends Omit<RestCallContext, 'onRateLimited'> {
+  /** The target making the call (`gitea_review`): named in errors and in the rate-limit warning. */
+  target: string;
+  /** The `Authorization` header's value (`token …`, `Bearer …`); redacted from every error. */
+  authorization: string;
+  /** The token itself, redacted from every error. */
+  token: string;
+  /** Where each wait after a 429 is told (the gateway's logger). */
+  log: { warn(fields: Record<string, unknown>, message: string): void };
+}
+
+/**
+ * A JSON call with a token through `callRest`: the body sent as JSON, each wait after a 429
+ * logged, and a call that got no answer thrown naming the target, the token redacted. Any answer
+ * is handed back for the caller to read.
+ *
+ * @example await callTokenRest({ …context, authorization: `token ${token}` }, 'GET', url)
+ */
+export async function callTokenRest(
+  context: TokenRestContext,
+  method: ServiceRequest['method'],
+  url: string,
+  body?: unknown,
+): Promise<ServiceAnswer> {
+  const request: ServiceRequest = {
+    method,
+    url,
+    headers: {
+      authorization: context.authorization,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  };
+  try {
+    return await callRest(request, {
+      service: context.service,
+      options: context.options,
+      signal: context.signal,
+      onRateLimited: (retryAfterMs) =>
+        context.log.warn(
+          { target: context.target, retry_after_ms: retryAfterMs },
+          `${context.service} is rate limiting; waiting before calling again`,
+        ),
+    });
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    throw new Error(redact(`${context.target}: ${errorMessage(error)}`, [context.token]));
   }
 }
