@@ -3,8 +3,8 @@
  * `Authorization: Bearer <HTTP access token>`: a pull request's comments (listed through its
  * activities, created, anchored on a line, read, edited and deleted with the `version` Data Center
  * checks), the pull request itself, its raw diff and the raw diff between two commits, a file at
- * a commit, and a commit's build status (the repository's `…/commits/{id}/builds`, Data Center
- * 7.14 and later; the older `/rest/build-status/1.0` is deprecated). Each call goes through
+ * a commit, and a commit's build status (the repository's `…/commits/{id}/builds`; the older
+ * `/rest/build-status/1.0` is deprecated since 7.14). Each call goes through
  * `rest-client.ts`. Every body the gateway writes has its hidden markers written the Bitbucket
  * way (`hideMarkers`): Data Center escapes HTML in Markdown too.
  */
