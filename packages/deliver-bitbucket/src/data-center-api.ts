@@ -100,7 +100,9 @@ export function dataCenterApi(context: BitbucketCallContext) {
           if (!activity.success) continue;
           const { comment, commentAction, commentAnchor } = activity.data;
           if (commentAction === 'DELETED') deleted.add(comment.id);
+          // A line comment or a reply is never the living comment.
           if (commentAnchor !== undefined || comment.anchor !== undefined) continue;
+          if (commentAction === 'REPLIED') continue;
           // An edit may be its own activity: the newest version counts.
           const known = found.get(comment.id);
           if (!known || known.version < comment.version) found.set(comment.id, comment);

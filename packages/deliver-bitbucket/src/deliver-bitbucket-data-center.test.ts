@@ -116,6 +116,19 @@ describe('bitbucket_comment on Bitbucket Data Center', () => {
     expect(server.requests[0]?.url).toBe(COMMENTS);
   });
 
+  it("deliver_extra.repo and pr_number name another pull request than the payload's", async () => {
+    fake = await startFakeBitbucketDataCenter({
+      token: TOKEN,
+      bot: 'review-bot',
+      pulls: { [PULL]: { diff: DIFF }, 'OTHER/app#7': { diff: DIFF } },
+    });
+    await comment(fake, { extra: { repo: 'OTHER/app', pr_number: '7' } });
+    expect(fake.comments).toMatchObject([{ pull: 'OTHER/app#7' }]);
+    expect(fake.requests[0]?.url).toBe(
+      '/rest/api/1.0/projects/OTHER/repos/app/pull-requests/7/comments',
+    );
+  });
+
   it('splits an answer over the limit into numbered comments Data Center accepts', async () => {
     const server = await startFake();
     const paragraph = 'word '.repeat(2_000).trim();
