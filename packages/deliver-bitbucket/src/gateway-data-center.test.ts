@@ -3,6 +3,7 @@
  * anchored line comments, the summary and build statuses on the fake Data Center out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@webhook-gateway/core/testing';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
 import plugin from './index.js';
 import {
@@ -96,6 +97,13 @@ describe('Bitbucket Data Center targets through a running gateway', () => {
     expect(record.status).toBe('failed');
     expect(record.lastError).toContain('Bitbucket Data Center answered HTTP 403: no write access');
     expect(fake.comments).toEqual([]);
-    expect(fake.statuses.map((status) => status.state)).toEqual(['INPROGRESS', 'FAILED']);
+    // The delivery's end sets the last status, after the journal says it failed.
+    const states = await waitFor(
+      () => fake.statuses.length === 2 && fake.statuses.map((status) => status.state),
+      'the failure status',
+      { describe: () => JSON.stringify(fake.statuses) },
+    );
+    expect(states).toEqual(['INPROGRESS', 'FAILED']);
+    expect(fake.statuses[1]?.description).toBe('The review failed');
   });
 });
