@@ -1,11 +1,13 @@
 /**
- * The `bitbucket_review` target: each line comment as an inline pull request comment
- * (`inline: { path, to }`, `to` the line of the new file), then the summary as a comment.
- * Bitbucket Cloud has no review object. A comment whose line the diff does not show, or that
- * Bitbucket refuses (`400`), goes into the summary as text: never dropped.
+ * The `bitbucket_review` target: each line comment on its line of the new file (Cloud: an inline
+ * comment, `inline: { path, to }`; Data Center: a comment with an `anchor`), then the summary as
+ * a comment. Neither Bitbucket has a review object to post at once. A comment whose line the diff
+ * does not show, or that Bitbucket refuses (`400`, `409`, `422`), goes into the summary as text:
+ * never dropped.
  */
 import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
 import {
+  addedLinesByPath,
   bodyWithMovedComments,
   commentBodies,
   diffLinesByPath,
@@ -13,10 +15,9 @@ import {
   splitByDiff,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { BitbucketApiError } from './bitbucket-api.js';
 import { withBuildStatus } from './commit-status.js';
 import { connectBitbucket } from './connect.js';
-import { BITBUCKET_COMMENT_LIMIT } from './deliver-bitbucket-comment.js';
+import { BitbucketApiError } from './rest-client.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_REVIEW_TARGET } from './target-names.js';
 
@@ -29,34 +30,35 @@ export interface BitbucketReviewOutcome {
   summaryComments: number;
 }
 
+/** Bitbucket refusing a line comment's place: Cloud says 400 or 422, Data Center 400 or 409. */
 function isRefused(error: unknown): boolean {
-  return error instanceof BitbucketApiError && (error.status === 400 || error.status === 422);
+  return error instanceof BitbucketApiError && [400, 409, 422].includes(error.status);
 }
 
-/** Posts the inline comments and the summary; throws so the worker retries (all posted again). */
+/** Posts the line comments and the summary; throws so the worker retries (all posted again). */
 export async function deliverBitbucketReview(
   request: DeliverRequest,
   settings: BitbucketSettings,
   options: HttpTargetOptions,
 ): Promise<BitbucketReviewOutcome> {
   const target = BITBUCKET_REVIEW_TARGET;
-  const { api, pullRequest } = connectBitbucket(request, settings, options, target);
-  const { repo, id } = pullRequest;
+  const delivery = connectBitbucket(request, settings, options, target);
+  const { calls, pullRequest } = delivery;
   const deliveryId = request.delivery.deliveryId;
   const comments = request.lineComments;
   let outcome: BitbucketReviewOutcome = { onLines: 0, moved: 0, summaryComments: 0 };
-  await withBuildStatus(request, api, pullRequest, target, async () => {
-    const { inDiff, outside } =
-      comments.length === 0
-        ? { inDiff: [], outside: [] }
-        : splitByDiff(comments, diffLinesByPath(await api.pullRequestDiff(repo, id)));
+  await withBuildStatus(request, delivery, target, async () => {
+    const diff = comments.length === 0 ? '' : await calls.diff();
+    const { inDiff, outside } = splitByDiff(comments, diffLinesByPath(diff));
+    const added = addedLinesByPath(diff);
     const moved: LineComment[] = [...outside];
     const placed: LineComment[] = [];
     for (const comment of inDiff) {
       try {
-        await api.postComment(repo, id, markedLineCommentBody(comment, deliveryId), {
+        await calls.postLineComment(markedLineCommentBody(comment, deliveryId), {
           path: comment.path,
-          to: comment.line,
+          line: comment.line,
+          added: added.get(comment.path)?.has(comment.line) === true,
         });
         placed.push(comment);
       } catch (error) {
@@ -68,16 +70,16 @@ export async function deliverBitbucketReview(
     const movedInOrder = comments.filter((comment) => moved.includes(comment));
     const bodies = commentBodies(
       bodyWithMovedComments(request.summary, movedInOrder),
-      BITBUCKET_COMMENT_LIMIT,
+      calls.commentLimit,
       deliveryId,
     );
-    for (const body of bodies) await api.postComment(repo, id, body);
+    for (const body of bodies) await calls.postComment(body);
     outcome = { onLines: placed.length, moved: moved.length, summaryComments: bodies.length };
     return placed;
   });
   request.log.info(
-    { target, repo, pr_number: id, ...outcome },
-    'posted the answer as inline pull request comments and a summary',
+    { target, repo: pullRequest.repo, pr_number: pullRequest.id, ...outcome },
+    'posted the answer as line comments and a summary',
   );
   return outcome;
 }

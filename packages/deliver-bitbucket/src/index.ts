@@ -1,7 +1,8 @@
 /**
  * @webhook-gateway/deliver-bitbucket: the `bitbucket_comment` and `bitbucket_review` targets,
- * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), the review context
- * of Bitbucket Cloud deliveries (`reviewContext`), and the `platforms.bitbucket` slice they read.
+ * answering on Bitbucket Cloud (`/2.0`) and Bitbucket Data Center (`/rest/api/1.0`) pull
+ * requests through their REST APIs, the review context of both's deliveries (`reviewContext`),
+ * and the `platforms.bitbucket` slice they read.
  */
 import {
   definePlugin,
@@ -44,7 +45,9 @@ const platforms = { bitbucket: bitbucketSettingsSchema };
  * @example
  * // config.yaml
  * // platforms:
- * //   bitbucket: { token: "${BITBUCKET_TOKEN}" }
+ * //   bitbucket: { token: "${BITBUCKET_TOKEN}" }  # Cloud
+ * //   # Data Center: bitbucket: { data_center: { base_url: https://bitbucket.example.com,
+ * //   #   token: "${BITBUCKET_DATA_CENTER_TOKEN}" } }
  * //   webhook: { extra: { routes: { reviews: { deliver: bitbucket_comment,
  * //     deliver_extra: { mode: update } } } } }
  */
@@ -53,8 +56,8 @@ const bitbucketPlugin = definePlugin({
   provides: { targets: [BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET] },
   platforms,
   options: httpTargetOptionsSchema,
-  // At start, at reload and by `config validate`: a route delivering to Bitbucket without a
-  // token, or with a mode that is not `new` or `update`.
+  // At start, at reload and by `config validate`: a route delivering to Bitbucket without the
+  // token (or Data Center's address) its events need, or with a mode that is not `new` or `update`.
   check: (config) => bitbucketConfigProblems(settingsIn({ platforms }, config).bitbucket, config),
   setup({ hooks }, options) {
     const deliverComment = lazyTap(

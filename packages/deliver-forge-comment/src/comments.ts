@@ -17,6 +17,7 @@ export {
 export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
 export { splitForComments } from './split.js';
 export {
+  addedLinesByPath,
   bodyWithMovedComments,
   commentableLines,
   diffLinesByPath,
