@@ -78,15 +78,18 @@ async function altforgeLevel(
   }
 }
 
+/** The senders whose comments their own plugins ask about (`deliver-gitea`, `deliver-bitbucket`). */
+const OTHER_FORGES = new Set(['gitea', 'bitbucket']);
+
 /**
- * A comment this plugin can vouch for: verified by the forge's or altforge's scheme, or on an
- * open route a forge `issue_comment` without Gitea's `is_pull` or an altforge note. Gitea's and
- * Bitbucket's are their plugins' to ask.
+ * False for a comment another forge's plugin asks about: verified by Gitea's or Bitbucket's
+ * scheme, or on an open route Gitea's (`is_pull`) or Bitbucket's (`pullrequest:`, `pr:` events).
+ * Every other delivery this plugin judges, and refuses when it cannot tell who commented where.
  */
 function isForgeOrAltforgeComment(event: string, payload: JsonObject, sender?: string): boolean {
-  if (sender !== undefined) return sender === 'forge' || sender === 'altforge';
-  if (event === 'issue_comment') return typeof payload.is_pull !== 'boolean';
-  return event === 'Note Hook' || event === 'note' || payload.object_kind === 'note';
+  if (sender !== undefined) return !OTHER_FORGES.has(sender);
+  if (event === 'issue_comment' && typeof payload.is_pull === 'boolean') return false;
+  return !event.startsWith('pullrequest:') && !event.startsWith('pr:');
 }
 
 const RANK_NAME = Object.fromEntries(
