@@ -39,7 +39,8 @@ export const bitbucketSettingsSchema = z
     token: z.string().min(1).optional(),
     /**
      * The Cloud token's account (its `uuid` with braces, `account_id` or `nickname`). With
-     * `mode: update`, only that account's marked comments are the route's own.
+     * `mode: update`, only that account's marked comments are the route's own. The loop guard
+     * ignores its comments: Bitbucket will not name an access token's bot user (`GET /user`).
      */
     bot: z.string().min(1).optional(),
     /** A Bitbucket Data Center (Server): where `pr:*` events' pull requests are answered. */

@@ -3,7 +3,8 @@
  * for the plugins that answer other forges over their REST APIs (Gitea, Bitbucket): the living
  * comment found by its marker, the comment bodies split at a limit, the line comments a diff can
  * hold, and the destination read from `deliver_extra` or the payload. Apart from the entry and
- * `./delivery`, so that importing it loads neither gh nor glab code.
+ * `./delivery`, so that importing it loads neither gh nor glab code. Also the command routes'
+ * permission cache and refusal, and whether a loop can start (the loop guard asks its account).
  */
 export {
   commentMarker,
@@ -42,3 +43,5 @@ export {
   type FoundValue,
   type TargetField,
 } from './target-field.js';
+export { commandDenied, PermissionCache } from './command-admission.js';
+export { loopCanStart } from './accounts-to-ask.js';
