@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { fixture } from './test-support/fixtures.js';
-import { createGitRepository, type GitRepository } from './test-support/git-repository.js';
+import { createGitRepository, type GitRepository } from '@webhook-gateway/target-kit/testing';
 import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'gitea-token-0123456789';

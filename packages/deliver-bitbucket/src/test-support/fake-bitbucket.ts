@@ -1,6 +1,7 @@
 /**
- * A fake Bitbucket Cloud for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/2.0`
- * the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
+ * A fake Bitbucket Cloud for tests: a real HTTPS server on 127.0.0.1 (a self-signed certificate
+ * that this process, the in-process gateway under test, trusts while the fake runs) that speaks the
+ * part of `/2.0` the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
  * with PUT, deleted, which Bitbucket keeps as `deleted: true`), the pull request's diff (a redirect
  * to the repository's diff, as Bitbucket answers it), the diff between two commits
@@ -9,9 +10,10 @@
  * gets 401, an unknown repository or pull request 404, a body without its required fields 400.
  */
 import {
-  startFakeService,
+  startFakeHttpsService,
+  trustCertificate,
   type FakeAnswer,
-  type FakeService,
+  type FakeHttpsService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
 
@@ -36,8 +38,10 @@ interface FakeBuildStatus {
 }
 
 export interface FakeBitbucket {
-  /** `http://127.0.0.1:<port>/2.0`: `platforms.bitbucket.base_url`. */
+  /** `https://127.0.0.1:<port>/2.0`: `platforms.bitbucket.base_url`. */
   apiBase: string;
+  /** Its certificate (PEM), for `NODE_EXTRA_CA_CERTS` of a gateway started as a process. */
+  certFile: string;
   comments: FakeComment[];
   statuses: FakeBuildStatus[];
   requests: ReceivedRequest[];
@@ -255,7 +259,7 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     ],
   ];
 
-  const service: FakeService = await startFakeService((request) => {
+  const service: FakeHttpsService = await startFakeHttpsService((request) => {
     const failure = failures.find((f) => f.left > 0 && f.matches(request));
     if (failure) {
       failure.left--;
@@ -272,9 +276,11 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     return notFound;
   });
   origin = service.url;
+  const untrust = trustCertificate(service.certFile);
 
   return {
     apiBase: `${service.url}/2.0`,
+    certFile: service.certFile,
     comments,
     statuses,
     requests: service.requests,
@@ -292,6 +298,9 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
     },
-    close: () => service.close(),
+    close: () => {
+      untrust();
+      return service.close();
+    },
   };
 }
