@@ -4,12 +4,15 @@
  * part of `/2.0` the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
  * with PUT, deleted, which Bitbucket keeps as `deleted: true`), the pull request's diff (a redirect
- * to the repository's diff, as Bitbucket answers it), the diff between two commits
- * (`/diff/{source}..{destination}`), files at a commit (`/src/{commit}/{path}`, raw), and commits'
+ * to the repository's diff, as Bitbucket answers it), the diff between two commits of a repository
+ * backed by real git (`/diff/{a}..{b}`: the changes of `a` since its merge base with `b`; Bitbucket
+ * documents this order as the opposite of `git diff`'s), files at a commit (`/src/{commit}/{path}`, raw), and commits'
  * build statuses. A wrong token
  * gets 401, an unknown repository or pull request 404, a body without its required fields 400.
  */
 import {
+  diffBetween,
+  hasCommit,
   startFakeHttpsService,
   trustCertificate,
   type FakeAnswer,
@@ -66,8 +69,8 @@ export interface FakeBitbucketOptions {
   pagelen?: number;
   /** The repositories' files per commit: `{ 'workspace/slug': { '<commit>': { path: text } } }`. */
   files?: Record<string, Record<string, Record<string, string>>>;
-  /** Diffs between two commits, by `workspace/slug` and spec (`<source>..<destination>`). */
-  commitDiffs?: Record<string, Record<string, string>>;
+  /** The git repository (its directory) behind `workspace/slug`, for diffs between its commits. */
+  repositories?: Record<string, string>;
 }
 
 const BUILD_STATES = new Set(['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'STOPPED']);
@@ -216,10 +219,13 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     ],
     [
       'GET',
-      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/diff\/([0-9a-f]+\.\.[0-9a-f]+)$/,
+      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/diff\/([0-9a-f]+)\.\.([0-9a-f]+)$/,
       (m) => {
-        const diff = options.commitDiffs?.[m[1] ?? '']?.[m[2] ?? ''];
-        return diff === undefined ? notFound : { status: 200, body: diff };
+        const dir = options.repositories?.[m[1] ?? ''];
+        const [changed = '', comparedTo = ''] = [m[2], m[3]];
+        if (!dir || !hasCommit(dir, changed) || !hasCommit(dir, comparedTo)) return notFound;
+        // The first commit holds the changes, the second is what they are compared to.
+        return { status: 200, body: diffBetween(dir, comparedTo, changed) };
       },
     ],
     [
