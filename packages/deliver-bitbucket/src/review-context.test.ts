@@ -6,13 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
 import { silentLogger } from '@webhook-gateway/core';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
-import { createGitRepository, type GitRepository } from '@webhook-gateway/target-kit/testing';
+import {
+  createGitRepository,
+  type GitRepository,
+  startSignedGateway,
+  type SignedGateway,
+} from '@webhook-gateway/target-kit/testing';
 import { bitbucketApi } from './bitbucket-api.js';
 import plugin from './index.js';
 import { bitbucketReviewSource } from './review-source.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
 const SECRET = 'bitbucket-webhook-secret';

@@ -9,8 +9,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { fixture } from './test-support/fixtures.js';
-import { createGitRepository, type GitRepository } from '@webhook-gateway/target-kit/testing';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
+import {
+  createGitRepository,
+  type GitRepository,
+  startSignedGateway,
+  type SignedGateway,
+} from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'gitea-token-0123456789';
 const SECRET = 'gitea-webhook-secret';

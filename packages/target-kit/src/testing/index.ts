@@ -8,4 +8,5 @@ export * from './deliver-request.js';
 export * from './fake-service.js';
 export * from './git-repository.js';
 export * from './loopback-certificate.js';
+export * from './signed-gateway.js';
 export * from './trust-certificate.js';
