@@ -3,18 +3,8 @@
  * Gitea and Forgejo pull requests through their REST API (`/api/v1`), and the `platforms.gitea`
  * slice they read.
  */
-import {
-  definePlugin,
-  lazyTap,
-  settingsIn,
-  type DeliveryStateRequest,
-} from '@webhook-gateway/core';
-import {
-  checkIsOn,
-  endWithoutReview,
-  PENDING_STATUS,
-} from '@webhook-gateway/deliver-forge-comment/comments';
-import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
+import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
+import { tapCheckStatus, tapReviewContext } from '@webhook-gateway/deliver-forge-comment/comments';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
 import { giteaSettingsSchema } from './settings.js';
@@ -72,32 +62,21 @@ const giteaPlugin = definePlugin({
       });
     // Reviews: the pull request's diff, rules and guidance for the template, over the REST API;
     // base files kept per instance, repository and base commit. Loaded at the first review.
-    let baseFiles: BaseFiles | undefined;
-    hooks.reviewContext.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      const [{ prepareGiteaReviewContext }, { BaseFiles }] = await Promise.all([
-        import('./review-context.js'),
-        import('@webhook-gateway/deliver-forge-comment/review'),
-      ]);
-      baseFiles ??= new BaseFiles();
-      const gitea = settingsIn({ platforms }, request.config).gitea;
-      return prepareGiteaReviewContext(request, gitea, options, baseFiles);
-    });
-    // check: true: the review's check as a commit status, in progress from the attempt's start
-    // until the review is out (the target) or the delivery ended without it.
-    const targets: readonly string[] = GITEA_TARGETS;
-    const showsCheck = (request: DeliveryStateRequest) =>
-      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+    const prepareContext = lazyTap(
+      () => import('./review-context.js'),
+      'prepareGiteaReviewContext',
+    );
+    tapReviewContext(hooks, DELIVER_GITEA_PLUGIN_NAME, (request, baseFiles) =>
+      prepareContext(request, settingsIn({ platforms }, request.config).gitea, options, baseFiles),
+    );
+    // check: true: the review's check as a commit status, in progress from the attempt's
+    // start until the review is out (the target) or the delivery ended without it.
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
-    const gitea = (request: DeliveryStateRequest) =>
-      settingsIn({ platforms }, request.config).gitea;
-    hooks.attemptStarted.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      if (showsCheck(request)) await setCheck(request, gitea(request), options, PENDING_STATUS);
-    });
-    hooks.deliveryEnded.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      if (!showsCheck(request)) return;
-      await setCheck(request, gitea(request), options, endWithoutReview(request));
-    });
+    tapCheckStatus(hooks, DELIVER_GITEA_PLUGIN_NAME, GITEA_TARGETS, (request, status) =>
+      setCheck(request, settingsIn({ platforms }, request.config).gitea, options, status),
+    );
     if (!serving) return;
+    const targets: readonly string[] = GITEA_TARGETS;
     return checkAtStart(options, async (check) => {
       const routes = Object.values(config.platforms.webhook.extra.routes);
       // Nothing to check (nor to load) unless a route delivers to Gitea.
