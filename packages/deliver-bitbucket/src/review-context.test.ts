@@ -8,8 +8,8 @@ import { silentLogger } from '@webhook-gateway/core';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import {
   createGitRepository,
-  type GitRepository,
   startSignedGateway,
+  type GitRepository,
   type SignedGateway,
 } from '@webhook-gateway/target-kit/testing';
 import { bitbucketApi } from './bitbucket-api.js';
