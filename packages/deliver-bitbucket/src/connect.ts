@@ -1,6 +1,6 @@
 /** What every Bitbucket delivery starts with: its settings checked, its pull request and its calls. */
 import type { DeliverRequest } from '@webhook-gateway/core';
-import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
+import { requireConnection, type HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { bitbucketApi, type BitbucketApi } from './bitbucket-api.js';
 import { resolveBitbucketPullRequest, type BitbucketPullRequest } from './pull-request.js';
 import { bitbucketConnection, type BitbucketSettings } from './settings.js';
@@ -20,20 +20,13 @@ export function connectBitbucket(
   options: HttpTargetOptions,
   target: string,
 ): BitbucketDelivery {
-  const found = bitbucketConnection(settings);
-  if (!found.ok) {
-    throw Object.assign(
-      new Error(`${target}: cannot deliver: platforms.bitbucket.${found.missing} is not set`),
-      { retryable: false },
-    );
-  }
-  const pullRequest = resolveBitbucketPullRequest(target, request.extra, request.delivery.payload);
-  const api = bitbucketApi({
-    connection: found.connection,
-    options,
-    signal: request.signal,
-    log: request.log,
+  const connection = requireConnection(
+    bitbucketConnection(settings),
     target,
-  });
-  return { api, pullRequest };
+    'platforms.bitbucket',
+  );
+  return {
+    pullRequest: resolveBitbucketPullRequest(target, request.extra, request.delivery.payload),
+    api: bitbucketApi({ connection, options, signal: request.signal, log: request.log, target }),
+  };
 }
