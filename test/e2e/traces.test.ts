@@ -6,6 +6,8 @@
  * secret reaches a span, and a collector that is down fails no delivery: its spans are counted as
  * dropped on /metrics.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answer,
@@ -24,17 +26,29 @@ const SECRET = 'traces-webhook-secret-0123456789';
 const COLLECTOR_KEY = 'collector-key-5b1f0c9e7a2d4e6f';
 const ADMIN_TOKEN = 'traces-admin-token-9d8c7b6a5f4e3d2c';
 const MODEL = 'trace-model';
+// The chat service keeps its token in the URL's path: it must not reach a span.
+const CHAT_TOKEN = '123456:trace-chat-token-abcdefghijklmnop';
 
 const prefix = uniquePrefix();
 let collector: FakeCollector;
 let chat: FakeOpenAI;
 let receiver: RoleProcess;
 let worker: RoleProcess;
+let chatService: http.Server;
 
 beforeAll(async () => {
   if (!redis) return;
   collector = await startFakeCollector();
   chat = await startFakeOpenAI();
+  // A chat service speaking the messenger_a (Telegram Bot API) wire format.
+  chatService = http.createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, result: { message_id: 1, id: 1, username: 'bot' } }));
+    });
+  });
+  await new Promise<void>((resolve) => chatService.listen(0, '127.0.0.1', resolve));
+  const chatServiceUrl = `http://127.0.0.1:${(chatService.address() as AddressInfo).port}`;
   const home = makeHome();
   const configFile = writeConfig(home, {
     store: { kind: 'redis', url: redis.url({ prefix }) },
@@ -43,11 +57,19 @@ beforeAll(async () => {
       otlp: { endpoint: collector.endpoint, headers: { 'x-collector-key': COLLECTOR_KEY } },
     },
     platforms: {
+      telegram: { enabled: true, token: CHAT_TOKEN, api_base: chatServiceUrl },
       webhook: {
         extra: {
           secret: SECRET,
           admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
-          routes: { reviews: { events: ['pull_request'], deliver: 'log' } },
+          routes: {
+            reviews: { events: ['pull_request'], deliver: 'log' },
+            chat: {
+              events: ['pull_request'],
+              deliver: 'telegram',
+              deliver_extra: { chat_id: '42' },
+            },
+          },
         },
       },
     },
@@ -61,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([receiver?.stop(), worker?.stop()]);
   await chat?.close();
+  await new Promise((resolve) => chatService?.close(resolve));
   await collector?.close();
   if (redis) await deleteKeys(redis.url(), prefix);
   await redis?.stop();
@@ -163,6 +186,29 @@ describe.skipIf(!redis)('traces of a delivery accepted by a receiver and run by 
     const exported = JSON.stringify(collector.spans());
     for (const secret of [SECRET, COLLECTOR_KEY, ADMIN_TOKEN])
       expect(exported).not.toContain(secret);
+  });
+
+  it("has each call to the route's chat service as a span, without the token in its URL", async () => {
+    chat.script(answer('Posted to the chat.'));
+    const deliveryId = newDeliveryId();
+    const sent = await sendForge(receiverUrl(), 'chat', {
+      body: pullRequestBody(11),
+      secret: SECRET,
+      event: 'pull_request',
+      deliveryId,
+    });
+    expect(sent.status).toBe(202);
+    const trace = await traceOf(deliveryId);
+    const deliver = named(trace, 'deliver');
+    const calls = trace.filter((span) => span.parentSpanId === deliver.spanId);
+    expect(calls.map((span) => span.name)).toEqual(['POST Telegram']);
+    expect(calls[0]?.kind).toBe(3);
+    expect(calls[0]?.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'http.response.status_code': 200,
+    });
+    expect(JSON.stringify(collector.spans())).not.toContain('trace-chat-token');
   });
 
   it("continues the trace of the request's own traceparent", async () => {
