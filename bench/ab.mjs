@@ -8,8 +8,12 @@
  *   node bench/ab.mjs [--rounds=5] [--seconds=5] [--connections=32] NAME=SPEC ...
  *
  * SPEC is `gateway:<checkout>[:VAR=value,...]` (that checkout's built CLI, configured as the
- * benchmark's gateway) or `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
+ * benchmark's gateway), `gateway-traced:<checkout>[:…]` (the same with `observability.otlp`
+ * exporting every span to a stand-in collector, `lib/otlp-sink.mjs`) or
+ * `server:<file of bench/servers>[:VAR=value,...]` (environment for the server).
+ * `--startup-runs=N` also times spawn → listening line N times per spec, interleaved (medians).
  *   node bench/ab.mjs before=gateway:/tmp/before after=gateway:.
+ *   node bench/ab.mjs --startup-runs=15 before=gateway:/tmp/before off=gateway:. on=gateway-traced:.
  *   node bench/ab.mjs ref=server:koa.mjs:KOA_VARIANT=reference raw=server:koa.mjs:KOA_VARIANT=raw-body
  */
 import fs from 'node:fs';
@@ -27,6 +31,7 @@ import {
   startServer,
 } from './lib/proc.mjs';
 import { runWrk } from './lib/wrk.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { namedSpecs, numberOption } from './lib/args.mjs';
 import { median } from './scenarios/throughput.mjs';
 
@@ -36,6 +41,9 @@ const option = (name, fallback) => numberOption(args, name, fallback);
 const rounds = option('rounds', 5);
 const seconds = option('seconds', 5);
 const connections = option('connections', 32);
+const startupRuns = option('startup-runs', 0);
+/** The stand-in collector of `gateway-traced` specs, started with the first. */
+let sink;
 const specs = namedSpecs(args);
 if (specs.length === 0) {
   process.stderr.write('usage: node bench/ab.mjs [--rounds=N] [--seconds=S] NAME=SPEC ...\n');
@@ -54,9 +62,11 @@ async function start(spec) {
       .filter(Boolean)
       .map((pair) => pair.split('=')),
   );
-  if (kind === 'gateway') {
+  if (kind === 'gateway' || kind === 'gateway-traced') {
     const home = makeHome();
-    fs.writeFileSync(path.join(home, 'config.yaml'), `${JSON.stringify(gatewayConfig())}\n`);
+    if (kind === 'gateway-traced') sink ??= await startOtlpSink();
+    const config = gatewayConfig(kind === 'gateway-traced' ? { otlpEndpoint: sink?.endpoint } : {});
+    fs.writeFileSync(path.join(home, 'config.yaml'), `${JSON.stringify(config)}\n`);
     const cli = path.resolve(where, 'packages/cli/dist/bin.js');
     const started = await spawnListening(
       [cli, 'gateway', '--home', home],
@@ -81,6 +91,22 @@ async function start(spec) {
 
 const servers = [];
 try {
+  if (startupRuns > 0) {
+    /** @type {Record<string, number[]>} */
+    const times = {};
+    for (let run = 0; run < startupRuns; run++) {
+      for (const [name, spec] of specs) {
+        const started = await start(spec ?? '');
+        (times[name] ??= []).push(started.startupMs);
+        await started.stop();
+      }
+    }
+    for (const [name] of specs) {
+      const values = times[name] ?? [];
+      const shown = values.map((v) => v.toFixed(0)).join(', ');
+      process.stdout.write(`${name}: start-up median ${median(values).toFixed(0)} ms (${shown})\n`);
+    }
+  }
   for (const [name, spec] of specs) servers.push({ name, server: await start(spec ?? '') });
   for (const { server } of servers) {
     await runWrk({ url: `${server.url}${server.path}`, connections, durationS: 2, firstNumber: 1 });
@@ -118,7 +144,9 @@ try {
     const shown = values.map((v) => v.toFixed(0)).join(', ');
     process.stdout.write(`${name}: median ${median(values).toFixed(1)} µs CPU/req (${shown})\n`);
   }
+  if (sink) progress(`stand-in collector: ${sink.exports()} exports, ${sink.bytes()} bytes`);
 } finally {
   for (const { server } of servers) await server.stop();
+  await sink?.close();
   killAll();
 }

@@ -6,12 +6,16 @@ const PROMPT = 'Review PR #{number}: {pull_request.title}';
 
 /**
  * The default embedded store (SQLite journal at `<home>/state.db`), the `log` target and the
- * `dry-run` agent unless `agent` says otherwise; `extra` overrides webhook settings.
- * @param {{ agent?: Record<string, unknown>, extra?: Record<string, unknown> }} [options]
+ * `dry-run` agent unless `agent` says otherwise; `extra` overrides webhook settings; with
+ * `otlpEndpoint`, traces exported there (`observability.otlp`).
+ * @param {{ agent?: Record<string, unknown>, extra?: Record<string, unknown>, otlpEndpoint?: string }} [options]
  */
 export function gatewayConfig(options = {}) {
   return {
     ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.otlpEndpoint
+      ? { observability: { otlp: { endpoint: options.otlpEndpoint } } }
+      : {}),
     platforms: {
       webhook: {
         extra: {

@@ -20,6 +20,7 @@ import { addUsage, emptyAccounting } from './accounting.js';
 import { createChatCompletion, type ChatEndpoint } from './chat-client.js';
 import { toAssistantReply, type ChatMessage, type ChatRequestBody } from './chat-schema.js';
 import { openAISettings } from './openai-settings.js';
+import { traceModelCall } from './run-spans.js';
 import type { RetryPolicy } from './retry.js';
 import { costOf, tokenBudgetExceeded, tokensSpentBefore } from './spending.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -111,7 +112,9 @@ export async function runOpenAI(
       tools,
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     };
-    const reply = toAssistantReply(await createChatCompletion(body, endpoint), turn);
+    const reply = await traceModelCall(settings.model, async () =>
+      toAssistantReply(await createChatCompletion(body, endpoint), turn),
+    );
     accounting.turns = turn;
     accounting.usage = addUsage(accounting.usage, reply.usage);
     if (settings.prices) accounting.cost = costOf(accounting.usage, settings.prices);

@@ -22,6 +22,7 @@ import {
   lineCommentResult,
   parseLineCommentArguments,
 } from './line-comment-tool.js';
+import { traceTerminalCall } from './run-spans.js';
 import { runTerminalCommand } from './terminal.js';
 import { checkAllowed } from './terminal-allowlist.js';
 import { terminalEnv } from './terminal-env.js';
@@ -113,14 +114,16 @@ export async function answerToolCall(call: ToolCall, context: ToolCallContext): 
     words = verdict.argv;
   }
   const cwd = await ensureWorkDir(context.home, context.journalId);
-  const outcome = await runTerminalCommand(parsed.command, {
-    terminal: context.terminal,
-    cwd,
-    env: terminalEnv(context.env, context.terminal, context.credentials),
-    credentials: context.credentials,
-    signal: context.signal,
-    ...(words ? { words } : {}),
-  });
+  const outcome = await traceTerminalCall(words ?? parsed.command, () =>
+    runTerminalCommand(parsed.command, {
+      terminal: context.terminal,
+      cwd,
+      env: terminalEnv(context.env, context.terminal, context.credentials),
+      credentials: context.credentials,
+      signal: context.signal,
+      ...(words ? { words } : {}),
+    }),
+  );
   context.record({
     tool: TERMINAL_TOOL_NAME,
     command: parsed.command,

@@ -4,6 +4,7 @@
  * shared-queue worker) decide when to call it; this decides what an attempt is.
  */
 import { addAccounting } from './agent-accounting.js';
+import { tracedAttempt } from './attempt-trace.js';
 import type { LiveConfig } from './config/live.js';
 import { deliveryCommand } from './comment-events.js';
 import { NO_RUNNER, reviewForRoute, routeAgent, type RouteConfig } from './config/schema.js';
@@ -46,6 +47,8 @@ import {
 } from './run-limit.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { Store } from './store.js';
+import { traceStep } from './trace-scope.js';
+import type { GatewayTracer } from './tracing.js';
 import {
   renderDefaultPrompt,
   renderDeliverExtra,
@@ -63,6 +66,8 @@ export interface AttemptDeps {
   home: string;
   log: Logger;
   random?: () => number;
+  /** With `observability.otlp`: each attempt is a span of its delivery's trace. */
+  tracer?: GatewayTracer;
 }
 
 /** How one attempt ended, with the row as the attempt left it. */
@@ -146,9 +151,20 @@ export async function attemptDelivery(
   id: string,
   interrupt: AbortSignal,
 ): Promise<AttemptResult> {
-  const { store, hooks } = deps;
-  const started = await store.markRunning(id, Date.now());
+  const started = await deps.store.markRunning(id, Date.now());
   if (!started) return { status: 'missing' };
+  return deps.tracer
+    ? tracedAttempt(deps.tracer, started, () => runAttempt(deps, started, interrupt))
+    : runAttempt(deps, started, interrupt);
+}
+
+/** The attempt at a row `markRunning` just started. */
+async function runAttempt(
+  deps: AttemptDeps,
+  started: DeliveryRecord,
+  interrupt: AbortSignal,
+): Promise<AttemptResult> {
+  const { store, hooks } = deps;
   // What listeners are handed: the row as this attempt leaves it (the store's copy is not changed).
   let record: DeliveryRecord = started;
   // The queue's interrupt stops every step; a run's timeout stops only the run (`runAgent`), so a
@@ -224,7 +240,9 @@ export async function attemptDelivery(
         signal,
       });
       const endUnrun = async (status: NotRunStatus, reason: string): Promise<AttemptResult> => {
-        await store.markRefused(record.id, status, reason, Date.now(), outbound);
+        await traceStep('outcome', { 'webhook_gateway.status': status }, () =>
+          store.markRefused(record.id, status, reason, Date.now(), outbound),
+        );
         log.info({ status, reason }, 'not run');
         const ended: DeliveryRecord = { ...record, status };
         hooks.attemptFinished.call({
@@ -241,17 +259,20 @@ export async function attemptDelivery(
       if (refusal) return await endUnrun(refusal.status, refusal.reason);
       // The route's script may replace the payload for the template, the runner and the target.
       let context = record;
-      if (routeConfig.script !== undefined) {
-        const verdict = await runRouteScript({
-          home: deps.home,
-          route: record.route,
-          routeConfig: { ...routeConfig, script: routeConfig.script },
-          event: record.event,
-          deliveryId: record.deliveryId,
-          payload: record.payload,
-          secrets: routeSecrets(routeConfig, config),
-          signal,
-        });
+      const script = routeConfig.script;
+      if (script !== undefined) {
+        const verdict = await traceStep('script', {}, () =>
+          runRouteScript({
+            home: deps.home,
+            route: record.route,
+            routeConfig: { ...routeConfig, script },
+            event: record.event,
+            deliveryId: record.deliveryId,
+            payload: record.payload,
+            secrets: routeSecrets(routeConfig, config),
+            signal,
+          }),
+        );
         if (verdict.kind === 'skip') return await endUnrun('skipped', 'script');
         context = { ...record, payload: verdict.payload };
         record = context;
@@ -292,13 +313,15 @@ export async function attemptDelivery(
       const deliversPartial = (error: unknown): error is RunLimitError =>
         agent.on_limit === 'partial' && isRunLimitError(error) && !interrupt.aborted;
       const runAgent = async (rendered: string): Promise<RanResult | undefined> => {
-        const prompt = await hooks.render.promise(rendered, {
-          delivery: context,
-          routeConfig,
-          agent,
-          home: deps.home,
-          log,
-        });
+        const prompt = await traceStep('render', {}, () =>
+          hooks.render.promise(rendered, {
+            delivery: context,
+            routeConfig,
+            agent,
+            home: deps.home,
+            log,
+          }),
+        );
         prompts.push(prompt);
         savePrompt({ prompt: prompts.join(CHUNK_PROMPT_SEPARATOR) });
         const runner = hooks.run.get(agent.runner);
@@ -320,23 +343,25 @@ export async function attemptDelivery(
         let ran: RunResult | undefined;
         try {
           ran = await withTimeout(
-            runner.promise({
-              prompt,
-              delivery: record,
-              routeConfig,
-              agent,
-              home: deps.home,
-              credentials,
-              log,
-              signal: runStop.signal,
-              reportAccounting: (accounting) => {
-                if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
-              },
-              reportProduced: (output) => {
-                // Once stopped (a timeout), what a run winding down reports is not its output.
-                if (!ended && !runStop.signal.aborted) produced = structuredClone(output);
-              },
-            }),
+            traceStep('agent run', { 'webhook_gateway.runner': agent.runner }, () =>
+              runner.promise({
+                prompt,
+                delivery: record,
+                routeConfig,
+                agent,
+                home: deps.home,
+                credentials,
+                log,
+                signal: runStop.signal,
+                reportAccounting: (accounting) => {
+                  if (!spentAdded) spent = addAccounting(spentBefore ?? null, accounting);
+                },
+                reportProduced: (output) => {
+                  // Once stopped (a timeout), what a run winding down reports is not its output.
+                  if (!ended && !runStop.signal.aborted) produced = structuredClone(output);
+                },
+              }),
+            ),
             agent.timeout_s,
             `agent run (${agent.runner})`,
             runStop,
@@ -475,7 +500,9 @@ export async function attemptDelivery(
     } else await showStarted();
     if (isSilentAnswer(answer) && lineComments.length === 0) {
       // The agent chose to say nothing: the delivery ends well, and no target is called.
-      await store.markDelivered(record.id, Date.now(), 'silent', outbound);
+      await traceStep('outcome', { 'webhook_gateway.status': 'silent' }, () =>
+        store.markDelivered(record.id, Date.now(), 'silent', outbound),
+      );
       const silentConclusion = conclusion ?? { value: 'neutral' as const };
       await showState(log, () =>
         hooks.deliveryEnded.promise({
@@ -506,36 +533,40 @@ export async function attemptDelivery(
         { retryable: false },
       );
     }
-    await deliver.promise({
-      // The one place the answer becomes text: targets without lines get the comments after it.
-      answer: answerWithLineComments(answer, lineComments),
-      summary: answer,
-      lineComments,
-      conclusion: conclusion ?? { value: 'neutral' },
-      ...(record.orderKey !== null
-        ? {
-            findings: findingsJournal(store, record.orderKey, (counts) => {
-              try {
-                hooks.findingsReviewed.call({
-                  route: record.route,
-                  target: routeConfig.deliver,
-                  counts,
-                });
-              } catch (error) {
-                log.warn({ err: errorMessage(error) }, 'a findings observer failed');
-              }
-            }),
-          }
-        : {}),
-      delivery: record,
-      routeConfig,
-      extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
-      config,
-      credentials,
-      log,
-      signal,
-    });
-    await store.markDelivered(record.id, Date.now(), 'delivered', outbound);
+    await traceStep('deliver', { 'webhook_gateway.target': routeConfig.deliver }, () =>
+      deliver.promise({
+        // The one place the answer becomes text: targets without lines get the comments after it.
+        answer: answerWithLineComments(answer, lineComments),
+        summary: answer,
+        lineComments,
+        conclusion: conclusion ?? { value: 'neutral' },
+        ...(record.orderKey !== null
+          ? {
+              findings: findingsJournal(store, record.orderKey, (counts) => {
+                try {
+                  hooks.findingsReviewed.call({
+                    route: record.route,
+                    target: routeConfig.deliver,
+                    counts,
+                  });
+                } catch (error) {
+                  log.warn({ err: errorMessage(error) }, 'a findings observer failed');
+                }
+              }),
+            }
+          : {}),
+        delivery: record,
+        routeConfig,
+        extra: renderDeliverExtra(routeConfig.deliver_extra, record.payload, gateway),
+        config,
+        credentials,
+        log,
+        signal,
+      }),
+    );
+    await traceStep('outcome', { 'webhook_gateway.status': 'delivered' }, () =>
+      store.markDelivered(record.id, Date.now(), 'delivered', outbound),
+    );
     await Promise.all(saves);
     log.info({ target: routeConfig.deliver, attempt: record.attempts }, 'delivered');
     hooks.attemptFinished.call({
@@ -565,7 +596,9 @@ export async function attemptDelivery(
     const now = Date.now();
     const durationMs = now - startedAt;
     if (record.attempts >= record.maxAttempts || isPermanentError(error)) {
-      await store.markFailed(record.id, message, now, outbound);
+      await traceStep('outcome', { 'webhook_gateway.status': 'failed' }, () =>
+        store.markFailed(record.id, message, now, outbound),
+      );
       log.error({ attempt: record.attempts, err: message }, 'delivery failed for good');
       if (knownRoute) {
         const failed = { delivery: record, routeConfig: knownRoute, config, log, error: message };
@@ -594,7 +627,9 @@ export async function attemptDelivery(
     const nextAttemptAt =
       now +
       backoffDelay(record.attempts, config.platforms.webhook.extra.retry_backoff_ms, deps.random);
-    await store.markRetry(record.id, message, now, nextAttemptAt, outbound);
+    await traceStep('outcome', { 'webhook_gateway.status': 'queued' }, () =>
+      store.markRetry(record.id, message, now, nextAttemptAt, outbound),
+    );
     log.warn(
       { attempt: record.attempts, err: message, retry_in_ms: nextAttemptAt - now },
       'attempt failed; will retry',
@@ -640,17 +675,19 @@ async function prepareReview(
       ? previous
       : await previousHeadSha(deps.store, at.record)
     : '';
-  const prepared = await deps.hooks.reviewContext.promise({
-    delivery: at.record,
-    routeConfig: at.routeConfig,
-    review,
-    wanted,
-    since,
-    credentials: at.credentials,
-    config,
-    log: deps.log.child({ route: at.record.route, delivery_id: at.record.deliveryId }),
-    signal,
-  });
+  const prepared = await traceStep('review context', {}, () =>
+    deps.hooks.reviewContext.promise({
+      delivery: at.record,
+      routeConfig: at.routeConfig,
+      review,
+      wanted,
+      since,
+      credentials: at.credentials,
+      config,
+      log: deps.log.child({ route: at.record.route, delivery_id: at.record.deliveryId }),
+      signal,
+    }),
+  );
   if (prepared) return prepared;
   const sender = at.record.authScheme === undefined ? '' : ` "${at.record.authScheme}"`;
   const missing = `(no installed plugin prepares a review for this sender's${sender} deliveries)`;

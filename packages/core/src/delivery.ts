@@ -72,6 +72,11 @@ export interface NewDelivery {
   headers: Record<string, string>;
   /** The auth scheme that verified the request; absent on an INSECURE_NO_AUTH route. */
   authScheme?: string;
+  /**
+   * The W3C `traceparent` of the request's receive span (with `observability.otlp`), so the
+   * attempts' spans join its trace, in any process and after a restart.
+   */
+  traceContext?: string;
   /** Deliveries sharing this key (same route, repository and pull/merge request) run one at a time. */
   orderKey: string | null;
   maxAttempts: number;
@@ -307,6 +312,7 @@ export function queuedRecord(delivery: NewDelivery, id: string, seq: number): De
     payload: delivery.payload,
     headers: delivery.headers,
     ...(delivery.authScheme !== undefined ? { authScheme: delivery.authScheme } : {}),
+    ...(delivery.traceContext !== undefined ? { traceContext: delivery.traceContext } : {}),
     orderKey: delivery.orderKey,
     maxAttempts: delivery.maxAttempts,
     id,

@@ -11,7 +11,7 @@ import { createAttempt } from './attempt.js';
 import { endInterruptedStates } from './interrupted-attempts.js';
 import { loadedSchemes } from './auth-schemes.js';
 import type { GatewayConfig } from './config/schema.js';
-import { liveConfig } from './config/live.js';
+import { liveConfig, type LiveConfig } from './config/live.js';
 import { ConfigError, errorMessage } from './errors.js';
 import { createHooks, type GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -26,6 +26,9 @@ import { closeServer, createServer, listen } from './server.js';
 import { inFileWarnings, startupProblems } from './startup-checks.js';
 import type { Store } from './store.js';
 import { WorkerPool } from './worker-pool.js';
+import { createRedactor, secretsInEnv, secretsUnder, type Redactor } from './redaction.js';
+import { redactingTracer } from './trace-redaction.js';
+import type { GatewayTracer } from './tracing.js';
 import { queueLimits, type DeliveryQueue, type GatewayRole } from './queue.js';
 
 export interface GatewayOptions {
@@ -37,6 +40,11 @@ export interface GatewayOptions {
   plugins: LoadedPlugin[];
   /** `receiver` answers HTTP and enqueues; `worker` runs deliveries; `all` (default) both. */
   role?: GatewayRole;
+  /**
+   * The tracer of `observability.otlp` (the CLI opens it with `@webhook-gateway/tracing`); none:
+   * no tracing work at all. The gateway shuts it down when it stops.
+   */
+  tracer?: GatewayTracer;
 }
 
 export interface Gateway {
@@ -66,9 +74,19 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   // 2. hooks: the extension points, empty until the plugins tap them (step 4)
   const hooks = createHooks();
+  const tracer = options.tracer && redactingTracer(options.tracer, traceRedactor(config));
+  tracer?.onDropped((spans) => hooks.spansDropped.call({ spans }));
 
   // 3. queue: the store's shared one, else the embedded pool; either only calls `attempt`
-  const attempt = createAttempt({ store, hooks, config, resolveRoute, home, log });
+  const attempt = createAttempt({
+    store,
+    hooks,
+    config,
+    resolveRoute,
+    home,
+    log,
+    ...(tracer ? { tracer } : {}),
+  });
   const limits = () => queueLimits(config.current());
   const outbound = (route: string) => outboundPlan(config.current(), route);
   const queue: DeliveryQueue = store.createQueue
@@ -108,6 +126,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     queue,
     schemes: loadedSchemes(plugins, hooks),
     log,
+    ...(tracer ? { tracer } : {}),
   });
 
   // 6. server
@@ -173,6 +192,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           log.error({ err: errorMessage(error) }, 'plugin stop failed');
         }
       }
+      await tracer?.shutdown().catch((error: unknown) => {
+        log.warn({ err: errorMessage(error) }, 'could not export the last traces');
+      });
       await store.close();
     },
     reload(next) {
@@ -183,5 +205,27 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (nextProblems.length > 0) throw new ConfigError(nextProblems);
       config.replace(next);
     },
+  };
+}
+
+/**
+ * The redactor of span attributes: the log's rules with the live config's secrets (the
+ * collector's headers too) and the environment's credentials; made again after a reload.
+ */
+function traceRedactor(config: LiveConfig): () => Redactor {
+  let madeFor: GatewayConfig | undefined;
+  let redactor: Redactor | undefined;
+  return () => {
+    const current = config.current();
+    if (redactor === undefined || madeFor !== current) {
+      const headers = Object.values(current.observability.otlp?.headers ?? {});
+      redactor = createRedactor([
+        ...secretsUnder(current),
+        ...headers,
+        ...secretsInEnv(process.env),
+      ]);
+      madeFor = current;
+    }
+    return redactor;
   };
 }

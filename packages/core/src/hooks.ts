@@ -332,6 +332,11 @@ export interface AttemptEvent {
   safety?: DeliverySafety;
 }
 
+/** Spans a failed export dropped (the collector down, slow or refusing): `observability.otlp`. */
+export interface SpansDroppedEvent {
+  spans: number;
+}
+
 /** One route's share of a reconcile pass (see `@webhook-gateway/reconcile`). */
 export interface ReconcileRouteCounts {
   route: string;
@@ -412,6 +417,8 @@ export interface GatewayHooks {
    * still open, resolved, suppressed, thread errors). Taps must not throw.
    */
   readonly findingsReviewed: SyncHook<[FindingsEvent]>;
+  /** Observation only: spans the trace exporter dropped (`observability.otlp`). Taps must not throw. */
+  readonly spansDropped: SyncHook<[SpansDroppedEvent]>;
 }
 
 /** Creates the hooks of one gateway. */
@@ -440,5 +447,6 @@ export function createHooks(): GatewayHooks {
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),
     reconciled: new SyncHook<[ReconcileEvent]>(['event']),
     findingsReviewed: new SyncHook<[FindingsEvent]>(['event']),
+    spansDropped: new SyncHook<[SpansDroppedEvent]>(['event']),
   });
 }

@@ -51,6 +51,7 @@ export {
   type AttemptEvent,
   type ReconcileEvent,
   type ReconcileRouteCounts,
+  type SpansDroppedEvent,
 } from './hooks.js';
 export { reviewValuesIn } from './review-values.js';
 export {
@@ -79,6 +80,12 @@ export { parseConfig } from './config/load.js';
 
 // Binding a listener of a plugin's own, with bind errors that name the key to change.
 export { listenOn, type ListenerAddress } from './listen.js';
+
+// Traces (`observability.otlp`): the tracer contract `@webhook-gateway/tracing` implements, and
+// the step a plugin wraps a call in to make it a span of the delivery's trace.
+export type { GatewayTracer, TraceAttributes, TraceSpan, TraceSpanOptions } from './tracing.js';
+export { traceStep } from './trace-scope.js';
+export type { OtlpSettings } from './config/observability-schema.js';
 
 // Errors meant for people: what failed, where, and what to do.
 export { ConfigError, StartupError, errorMessage, type ConfigProblem } from './errors.js';

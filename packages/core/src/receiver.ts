@@ -17,9 +17,11 @@ import type { GatewayHooks, RequestOutcome } from './hooks.js';
 import { deliveryIdOf, eventTypeOf, keptHeaders } from './headers.js';
 import type { Logger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
+import { endRequestSpan, startRequestSpan } from './request-trace.js';
 import { routeSecrets, type RouteResolver } from './routes.js';
 import type { DeliveryQueue } from './queue.js';
 import type { Store } from './store.js';
+import type { GatewayTracer, TraceSpan } from './tracing.js';
 
 export interface ReceiverOptions {
   hooks: GatewayHooks;
@@ -32,6 +34,8 @@ export interface ReceiverOptions {
   /** Every loaded auth scheme, in order: what a route without `schemes` accepts. */
   schemes: readonly string[];
   log: Logger;
+  /** With `observability.otlp`: each request's span, journaled with what it accepts. */
+  tracer?: GatewayTracer;
 }
 
 /** What an accepted request did besides journaling, for the `requestHandled` event. */
@@ -100,10 +104,12 @@ export function createReceiver(options: ReceiverOptions): Koa {
     const route = ctx.params.route ?? '';
     let outcome: RequestOutcome = 'error';
     const accepted: AcceptedNote = {};
+    const span = options.tracer && startRequestSpan(options.tracer, route, ctx.req.headers);
     try {
-      outcome = await handleWebhook(ctx, route, accepted);
+      outcome = await handleWebhook(ctx, route, accepted, span);
     } finally {
       const durationMs = performance.now() - started;
+      if (span) endRequestSpan(span, outcome, ctx.status);
       hooks.requestHandled.call({
         route,
         outcome,
@@ -133,12 +139,18 @@ export function createReceiver(options: ReceiverOptions): Koa {
     ctx: Koa.Context,
     name: string,
     accepted: AcceptedNote,
+    span: TraceSpan | undefined,
   ): Promise<RequestOutcome> {
     const config = options.config.current();
+    // Each check as an event on the request's span: which one answered, and how.
+    const checked = (check: string, passed: boolean, status?: number): void =>
+      span?.addEvent(`check ${check}`, { passed, ...(status !== undefined ? { status } : {}) });
     const settings = config.platforms.webhook.extra;
 
     // 1. route
     const route = await options.resolveRoute(name);
+    if (!route) checked('route', false, 404);
+    else checked('route', route.enabled !== false, route.enabled === false ? 403 : undefined);
     if (!route) {
       replyUnread(ctx, 404, { error: 'Unknown route' });
       return 'unknown_route';
@@ -154,6 +166,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
     try {
       rawBody = await readRawBody(ctx.req, settings.max_body_bytes);
     } catch (error) {
+      checked('size', false, error instanceof BodyTooLargeError ? 413 : 400);
       if (error instanceof BodyTooLargeError) {
         replyUnread(ctx, 413, { error: 'Payload too large' });
         return 'too_large';
@@ -173,6 +186,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
         { route: name, headers: ctx.req.headers, rawBody, secrets },
         options.schemes,
       );
+      checked('authenticate', verdict?.ok === true, verdict?.ok ? undefined : 401);
       if (!verdict?.ok) {
         log.debug(
           {
@@ -190,6 +204,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
     // 4. rate limit, per route, rolling minute
     const now = Date.now();
     const limit = await options.rateLimiter.hit(name, settings.rate_limit, now);
+    checked('rate limit', limit.allowed, limit.allowed ? undefined : 429);
     if (!limit.allowed) {
       ctx.set('Retry-After', String(limit.retryAfterS));
       reply(ctx, 429, { error: 'Rate limit exceeded' });
@@ -201,6 +216,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
     try {
       ({ payload, json: payloadJson } = readPayload(ctx.get('content-type') || undefined, rawBody));
     } catch (error) {
+      if (error instanceof BadBodyError) checked('json', false, error.status);
       if (error instanceof BadBodyError) {
         reply(ctx, error.status, { error: error.message });
         return error.status === 415 ? 'unsupported_type' : 'bad_request';
@@ -225,7 +241,9 @@ export function createReceiver(options: ReceiverOptions): Koa {
       headers: ctx.req.headers,
       ...(verdict ? { authScheme: verdict.scheme } : {}),
     });
+    checked('filter', ignored === undefined, ignored ? 200 : undefined);
     if (ignored) {
+      span?.setAttributes({ 'webhook_gateway.ignored': ignored.reason });
       log.debug(
         { route: name, delivery_id: deliveryId, event, action, reason: ignored.reason },
         'ignored',
@@ -243,9 +261,12 @@ export function createReceiver(options: ReceiverOptions): Koa {
     // 7–8. de-duplicate and journal, in one step; 202 only once committed
     const coalesce = coalescePlan(name, route, payload);
     let result;
+    // The journal commit as the request's child span; what it journals is the request's span.
+    const commit = span && options.tracer?.startSpan('journal commit', { parent: span });
     try {
       result = await store.accept(
         {
+          ...(span ? { traceContext: span.traceparent } : {}),
           route: name,
           event,
           action,
@@ -265,6 +286,8 @@ export function createReceiver(options: ReceiverOptions): Koa {
         outboundPlan(config, name),
       );
     } catch (error) {
+      commit?.recordError(error);
+      commit?.end();
       log.error(
         { route: name, delivery_id: deliveryId, err: errorMessage(error) },
         'could not journal the delivery',
@@ -272,6 +295,12 @@ export function createReceiver(options: ReceiverOptions): Koa {
       reply(ctx, 503, { error: 'Could not journal the delivery; retry later' });
       return 'error';
     }
+    commit?.setAttributes({ 'webhook_gateway.duplicate': !result.accepted });
+    commit?.end();
+    span?.setAttributes({
+      'webhook_gateway.delivery_id': deliveryId,
+      'webhook_gateway.event': event,
+    });
     if (!result.accepted) {
       log.info({ route: name, delivery_id: deliveryId, event }, 'duplicate');
       reply(ctx, 200, { status: 'duplicate', delivery_id: deliveryId });

@@ -76,6 +76,9 @@ export default definePlugin({
     hooks.findingsReviewed.tap(DASHBOARD_PLUGIN_NAME, (event) =>
       guarded(log, "a review's findings", () => metrics.observeFindings(event)),
     );
+    hooks.spansDropped.tap(DASHBOARD_PLUGIN_NAME, (event) =>
+      guarded(log, 'dropped trace spans', () => metrics.observeSpansDropped(event)),
+    );
     const app = createAdminApp({ token, store, metrics, ignored, config, options, log });
 
     let server: AdminServer | undefined;

@@ -1,7 +1,7 @@
 /**
  * The gateway's Prometheus metrics, on a registry of their own: requests by route and outcome,
  * the queue, agent run durations, delivery attempts and failures by target, tokens and money by
- * route and model (and the prompt tokens served from the provider's cache), and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
+ * route and model (and the prompt tokens served from the provider's cache), trace spans dropped by a failed export, and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
 import {
   promptTokenSplit,
@@ -10,6 +10,7 @@ import {
   type QueueStats,
   type ReconcileEvent,
   type RequestEvent,
+  type SpansDroppedEvent,
 } from '@webhook-gateway/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -41,6 +42,7 @@ export interface GatewayMetrics {
   observeAttempt(event: AttemptEvent): void;
   observeReconcile(event: ReconcileEvent): void;
   observeFindings(event: FindingsEvent): void;
+  observeSpansDropped(event: SpansDroppedEvent): void;
   /** The last reconcile pass with the forge's delivery log, for the dashboard. */
   readonly lastReconcile: ReconcileEvent | undefined;
 }
@@ -181,6 +183,11 @@ export function createGatewayMetrics(options: {
     labelNames: ['route', 'outcome'] as const,
     registers,
   });
+  const spansDropped = new Counter({
+    name: 'webhook_trace_spans_dropped_total',
+    help: 'Trace spans dropped because an export to the collector failed (down, slow past the timeout, or refusing): observability.otlp.',
+    registers,
+  });
   let lastReconcile: ReconcileEvent | undefined;
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
@@ -195,6 +202,9 @@ export function createGatewayMetrics(options: {
       findings.inc({ route, outcome: 'resolved' }, counts.resolved);
       findings.inc({ route, outcome: 'suppressed' }, counts.suppressed);
       findings.inc({ route, outcome: 'thread_error' }, counts.resolveErrors);
+    },
+    observeSpansDropped({ spans }) {
+      spansDropped.inc(spans);
     },
     observeReconcile(event) {
       lastReconcile = structuredClone(event);

@@ -6,6 +6,7 @@
 import type { Credentials } from '@webhook-gateway/core';
 import type { z } from 'zod';
 import { altforgeEnv, altforgeSecrets } from './altforge-cli.js';
+import { traceCliRun } from './cli-span.js';
 import { stderrSummary } from './failure.js';
 import { forgeEnv, forgeSecrets } from './forge-cli.js';
 import type { AltforgeSettings, ForgeSettings } from './settings.js';
@@ -78,15 +79,17 @@ export async function askForgeApi<T>(
   const what = `${client.cli} api ${path}`;
   // Loaded on first use: a gateway that never runs it does not pay its start-up.
   const { execa } = await import('execa');
-  const result = await execa(client.cli, ['api', path], {
-    env: client.env,
-    timeout: client.timeoutMs,
-    ...(signal ? { cancelSignal: signal } : {}),
-    forceKillAfterDelay: 2_000,
-    reject: false,
-    stdin: 'ignore',
-    maxBuffer: 1024 * 1024,
-  });
+  const result = await traceCliRun(client.cli, ['api'], () =>
+    execa(client.cli, ['api', path], {
+      env: client.env,
+      timeout: client.timeoutMs,
+      ...(signal ? { cancelSignal: signal } : {}),
+      forceKillAfterDelay: 2_000,
+      reject: false,
+      stdin: 'ignore',
+      maxBuffer: 1024 * 1024,
+    }),
+  );
   if (result.failed) {
     const stderr = typeof result.stderr === 'string' ? result.stderr : '';
     const reason = result.timedOut

@@ -4,6 +4,7 @@
  * caller can fall back (a diff the forge refuses as too large), treat it as missing (404), or
  * fail the attempt (no CLI, no credentials).
  */
+import { traceCliRun } from './cli-span.js';
 import { stderrSummary } from './failure.js';
 import type { ApiClient } from './forge-api.js';
 
@@ -50,16 +51,18 @@ export async function readApi(
   const what = `${client.cli} api ${args.find((arg) => !arg.startsWith('-')) ?? ''}`;
   // Loaded on first use: a gateway that never runs it does not pay its start-up.
   const { execa } = await import('execa');
-  const result = await execa(client.cli, ['api', ...args], {
-    env: client.env,
-    timeout: client.timeoutMs,
-    cancelSignal: signal,
-    forceKillAfterDelay: 2_000,
-    reject: false,
-    stdin: 'ignore',
-    stripFinalNewline: false,
-    maxBuffer: MAX_ANSWER_BYTES,
-  });
+  const result = await traceCliRun(client.cli, ['api'], () =>
+    execa(client.cli, ['api', ...args], {
+      env: client.env,
+      timeout: client.timeoutMs,
+      cancelSignal: signal,
+      forceKillAfterDelay: 2_000,
+      reject: false,
+      stdin: 'ignore',
+      stripFinalNewline: false,
+      maxBuffer: MAX_ANSWER_BYTES,
+    }),
+  );
   if (!result.failed) return String(result.stdout);
   const stderr = typeof result.stderr === 'string' ? result.stderr : '';
   if (result.isMaxBuffer) {

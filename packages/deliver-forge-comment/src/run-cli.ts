@@ -1,5 +1,7 @@
 /** Runs a forge CLI once with text on stdin and reports what happened, without judging it. */
 
+import { traceCliRun } from './cli-span.js';
+
 export interface CliCall {
   cli: string;
   args: readonly string[];
@@ -27,17 +29,19 @@ const SPAWN_ERRORS = new Set(['ENOENT', 'EACCES', 'ENOEXEC', 'EPERM', 'ENOTDIR',
 export async function runCli(call: CliCall): Promise<CliOutcome> {
   // Loaded on first use: a gateway that never runs it does not pay its start-up.
   const { execa } = await import('execa');
-  const result = await execa(call.cli, call.args, {
-    input: call.input,
-    env: call.env,
-    timeout: call.timeoutMs,
-    cancelSignal: call.signal,
-    // A CLI that ignores SIGTERM gets SIGKILL soon after, so a stuck call cannot hold a worker.
-    forceKillAfterDelay: 2_000,
-    reject: false,
-    stripFinalNewline: true,
-    maxBuffer: 4 * 1024 * 1024,
-  });
+  const result = await traceCliRun(call.cli, call.args, () =>
+    execa(call.cli, call.args, {
+      input: call.input,
+      env: call.env,
+      timeout: call.timeoutMs,
+      cancelSignal: call.signal,
+      // A CLI that ignores SIGTERM gets SIGKILL soon after, so a stuck call cannot hold a worker.
+      forceKillAfterDelay: 2_000,
+      reject: false,
+      stripFinalNewline: true,
+      maxBuffer: 4 * 1024 * 1024,
+    }),
+  );
   if (!result.failed) {
     return { kind: 'ok', stdout: typeof result.stdout === 'string' ? result.stdout : '' };
   }

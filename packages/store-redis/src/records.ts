@@ -34,6 +34,7 @@ const deliveryHashSchema = z.object({
   payload: jsonTextSchema(z.record(z.string(), z.unknown())),
   headers: jsonTextSchema(z.record(z.string(), z.string())),
   authScheme: z.string().optional(),
+  traceContext: z.string().optional(),
   orderKey: z.string().optional(),
   maxAttempts: intField,
   status: deliveryStatusSchema,
@@ -85,6 +86,7 @@ export function deliveryFromHash(hash: Record<string, string>, key: string): Sto
     payload: h.payload,
     headers: h.headers,
     ...(h.authScheme !== undefined ? { authScheme: h.authScheme } : {}),
+    ...(h.traceContext !== undefined ? { traceContext: h.traceContext } : {}),
     orderKey: h.orderKey ?? null,
     maxAttempts: h.maxAttempts,
     status: h.status,
@@ -145,6 +147,7 @@ export function newDeliveryFields(delivery: NewDelivery, id: string): string[] {
   if (delivery.action !== null) fields.push(['action', delivery.action]);
   if (delivery.orderKey !== null) fields.push(['orderKey', delivery.orderKey]);
   if (delivery.authScheme !== undefined) fields.push(['authScheme', delivery.authScheme]);
+  if (delivery.traceContext !== undefined) fields.push(['traceContext', delivery.traceContext]);
   return fields.flat();
 }
 

@@ -200,6 +200,9 @@ export function deliveryFromRow(row: unknown): DeliveryRecord {
     // Rows from before schema version 4 have no column; NULL is an INSECURE_NO_AUTH route.
     const authScheme = row.auth_scheme === undefined ? null : c.nullableString('auth_scheme');
     if (authScheme !== null) record.authScheme = authScheme;
+    // Rows from before the trace context's migration have no column; NULL: tracing was off.
+    const traceContext = row.trace_context === undefined ? null : c.nullableString('trace_context');
+    if (traceContext !== null) record.traceContext = traceContext;
     // Rows from before schema version 5 have no column.
     const supersededBy = row.superseded_by === undefined ? null : c.nullableString('superseded_by');
     if (supersededBy !== null) record.supersededBy = supersededBy;

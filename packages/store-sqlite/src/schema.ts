@@ -357,6 +357,14 @@ const safetyColumn: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN safety TEXT');
 };
 
+/**
+ * The W3C `traceparent` of the request that journaled a delivery (with `observability.otlp`), so
+ * its attempts join that trace; NULL when tracing was off.
+ */
+const traceContextColumn: Migration = (db) => {
+  db.exec('ALTER TABLE deliveries ADD COLUMN trace_context TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -376,6 +384,8 @@ export const migrations: readonly Migration[] = [
   findingsTable,
   partialAnswers,
   safetyColumn,
+  // Issue 34 numbers this one 19: the pause table (18) goes before it when both are merged.
+  traceContextColumn,
 ];
 
 /** The schema version this code writes. */

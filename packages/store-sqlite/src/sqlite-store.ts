@@ -198,6 +198,7 @@ export class SqliteStore implements Store {
       received_at: delivery.receivedAt,
       headers: journalJson(delivery.headers, 'headers', delivery),
       auth_scheme: delivery.authScheme ?? null,
+      trace_context: delivery.traceContext ?? null,
       order_key: delivery.orderKey,
       max_attempts: delivery.maxAttempts,
       next_attempt_at: delivery.receivedAt,

@@ -16,6 +16,7 @@ export interface DeliveryInsert {
   received_at: number;
   headers: string;
   auth_scheme: string | null;
+  trace_context: string | null;
   order_key: string | null;
   max_attempts: number;
   next_attempt_at: number;
@@ -147,11 +148,11 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     insertDelivery: db.prepare<DeliveryInsert>(
       `INSERT INTO deliveries (id, seq, route, event, action, delivery_id, received_at,
-         headers, auth_scheme, order_key, max_attempts, status, attempts, next_attempt_at,
-         key_expires_at)
+         headers, auth_scheme, trace_context, order_key, max_attempts, status, attempts,
+         next_attempt_at, key_expires_at)
        VALUES (@id, @seq, @route, @event, @action, @delivery_id, @received_at,
-         @headers, @auth_scheme, @order_key, @max_attempts, 'queued', 0, @next_attempt_at,
-         @key_expires_at)`,
+         @headers, @auth_scheme, @trace_context, @order_key, @max_attempts, 'queued', 0,
+         @next_attempt_at, @key_expires_at)`,
     ),
     insertPayload: db.prepare<{ id: string; payload: string }>(
       'INSERT INTO delivery_payloads (id, payload) VALUES (@id, @payload)',

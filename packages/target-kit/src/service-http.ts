@@ -3,6 +3,8 @@
  * the answer parsed, and errors that never show the URL (some services keep a token in the path).
  */
 
+import { traceStep } from '@webhook-gateway/core';
+
 /** A call to make, described as data so request building stays pure and testable. */
 export interface ServiceRequest {
   /** PATCH, PUT and DELETE for REST APIs that edit or remove what was posted (a forge's comments). */
@@ -60,16 +62,25 @@ export async function callService(
   // The origin only: never the path, which may carry a token.
   const where = new URL(request.url).origin;
   try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
-      // A redirect means a wrong api_base; following it could send credentials elsewhere.
-      redirect: 'manual',
-      signal,
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text), text };
+    // A client span of the delivery's trace (with observability.otlp): the origin, never the path.
+    return await traceStep(
+      `${request.method} ${options.service}`,
+      { 'http.request.method': request.method, 'server.address': new URL(where).hostname },
+      async (span) => {
+        const response = await fetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+          // A redirect means a wrong api_base; following it could send credentials elsewhere.
+          redirect: 'manual',
+          signal,
+        });
+        const text = await response.text();
+        span?.setAttributes({ 'http.response.status_code': response.status });
+        return { status: response.status, headers: response.headers, body: parseBody(text), text };
+      },
+      'client',
+    );
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
     if (timeout.aborted) {

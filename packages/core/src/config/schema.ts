@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { routeFiltersSchema } from './filter-schema.js';
+import { observabilitySchema } from './observability-schema.js';
 import { outboundSchema } from './outbound-schema.js';
 
 /** The secret value that turns validation off for a route (loopback binds only). */
@@ -385,6 +386,7 @@ function configSchemaOf(slices: ConfigSlices) {
     agent: z.strictObject({ ...coreAgentShape, ...slices.agent.settings }).prefault({}),
     review: reviewSchema.prefault({}),
     hygiene: hygieneSchema.prefault({}),
+    observability: observabilitySchema.prefault({}),
     platforms: z
       .preprocess(
         (value, ctx) => canonicalPlatformKeys(value, ctx, slices.aliases),

@@ -283,6 +283,17 @@ const readChecks = [
   ),
 
   check(
+    "keeps the request's trace context through an attempt, and none when tracing was off",
+    async (c) => {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const traced = await c.acceptNew({ traceContext: traceparent });
+      const untraced = await c.acceptNew();
+      assert.equal((await c.store.markRunning(traced.id, Date.now()))?.traceContext, traceparent);
+      assert.equal((await c.store.get(untraced.id))?.traceContext, undefined);
+    },
+  ),
+
+  check(
     'queued returns queued rows after the cursor, in order of arrival, at most limit',
     async (c) => {
       const first = await c.acceptNew();

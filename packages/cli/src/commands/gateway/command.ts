@@ -12,6 +12,7 @@ import { gatewayProblems } from '../../config-check.js';
 import { loadContext } from '../../context.js';
 import { addHomeOptions, type HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
+import { openTracer } from '../../open-tracer.js';
 import { createConfigReloader } from './reload-config.js';
 import { configWatchEnabled, loadConfigForReload } from './reload-load.js';
 import { watchConfigFile } from './reload-watch.js';
@@ -39,6 +40,7 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
 
   let gateway;
   try {
+    const tracer = await openTracer(context.config, log);
     gateway = await createGateway({
       config: context.config,
       home: context.home,
@@ -46,6 +48,7 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
       log,
       plugins,
       role: options.role,
+      ...(tracer ? { tracer } : {}),
     });
   } catch (error) {
     await store.close();

@@ -6,6 +6,8 @@ import type { GatewayConfig } from '@webhook-gateway/core';
 const READ_AT_START: readonly [string, (config: GatewayConfig) => unknown][] = [
   ['plugins', (c) => c.plugins],
   ['store', (c) => c.store],
+  // The tracer is opened with the gateway.
+  ['observability', (c) => c.observability],
   ['platforms.webhook.enabled', (c) => c.platforms.webhook.enabled],
   ['platforms.webhook.extra.host', (c) => c.platforms.webhook.extra.host],
   ['platforms.webhook.extra.port', (c) => c.platforms.webhook.extra.port],

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor } from './redaction.js';
+import { redactingTracer } from './trace-redaction.js';
+import type { GatewayTracer, TraceAttributes, TraceSpan, TraceSpanOptions } from './tracing.js';
+
+/** A tracer that keeps what it is handed. */
+function recordingTracer() {
+  const seen: { name: string; options: TraceSpanOptions; calls: unknown[][] }[] = [];
+  const tracer: GatewayTracer = {
+    startSpan(name, options = {}) {
+      const calls: unknown[][] = [];
+      seen.push({ name, options, calls });
+      const span: TraceSpan = {
+        setAttributes: (attributes: TraceAttributes) => calls.push(['attributes', attributes]),
+        addEvent: (event: string, attributes?: TraceAttributes) =>
+          calls.push(['event', event, attributes]),
+        recordError: (error: unknown) => calls.push(['error', (error as Error).message]),
+        end: () => calls.push(['end']),
+        traceparent: `00-${'1'.repeat(32)}-${String(seen.length).padStart(16, '0')}-01`,
+      };
+      return span;
+    },
+    onDropped: () => undefined,
+    shutdown: () => Promise.resolve(),
+  };
+  return { tracer, seen };
+}
+
+describe('redactingTracer', () => {
+  const secret = 'configured-secret-value-42';
+  const token = `ghp_${'a'.repeat(36)}`;
+
+  it('censors secret-named attributes and secrets and token shapes in every string', () => {
+    const { tracer, seen } = recordingTracer();
+    const redacting = redactingTracer(tracer, () => createRedactor([secret]));
+    const span = redacting.startSpan('deliver', {
+      attributes: { 'http.request.header.authorization': 'Bearer x', note: `has ${secret}` },
+    });
+    span.setAttributes({ api_key: 'k', 'webhook_gateway.route': 'reviews', count: 3 });
+    span.addEvent('retry', { reason: `token ${token}` });
+    span.recordError(new Error(`forge said 401 for ${secret}`));
+    expect(seen[0]?.options.attributes).toEqual({
+      'http.request.header.authorization': '[redacted]',
+      note: 'has [redacted]',
+    });
+    expect(seen[0]?.calls).toEqual([
+      ['attributes', { api_key: '[redacted]', 'webhook_gateway.route': 'reviews', count: 3 }],
+      ['event', 'retry', { reason: 'token [redacted]' }],
+      ['error', 'forge said 401 for [redacted]'],
+    ]);
+  });
+
+  it('hands its own spans to the tracer as parents, unwrapped', () => {
+    const { tracer, seen } = recordingTracer();
+    const redacting = redactingTracer(tracer, () => createRedactor([]));
+    const parent = redacting.startSpan('attempt');
+    redacting.startSpan('render', { parent });
+    expect(seen[1]?.options.parent).not.toBe(parent);
+    expect((seen[1]?.options.parent as TraceSpan).traceparent).toBe(parent.traceparent);
+  });
+});
