@@ -29,7 +29,13 @@ afterEach(async () => {
 });
 
 async function start(
-  options: { tokenMayListUsers?: boolean; tokenUser?: string; bot?: string } = {},
+  options: {
+    tokenMayListUsers?: boolean;
+    tokenUser?: string;
+    bot?: string;
+    commandPermission?: string;
+    retries?: { maxAttempts: number; backoffMs: number };
+  } = {},
 ) {
   fake = await startFakeBitbucketDataCenter({
     token: TOKEN,
@@ -47,6 +53,7 @@ async function start(
       secret: SECRET,
       events: ['pr:comment:added'],
       commands: ['/review', '@review-bot'],
+      ...(options.commandPermission ? { command_permission: options.commandPermission } : {}),
       prompt: 'Asked: {_gateway.command.args}',
       deliver: 'bitbucket_comment',
     },
@@ -60,6 +67,7 @@ async function start(
       },
     },
     answer: { summary: 'Looked at it.', lineComments: [] },
+    ...(options.retries ? { retries: options.retries } : {}),
   });
   return { dataCenter: fake, running: gateway };
 }
@@ -156,6 +164,41 @@ describe('Bitbucket Data Center command routes through a running gateway', () =>
     expect(record.lastError).toContain('platforms.bitbucket.data_center.token');
     expect(record.lastError).not.toContain(TOKEN);
     expect(running.prompts).toEqual([]);
+  });
+
+  it('asks REPO_ADMIN for an admin route: an admin runs, a writer is told it has write', async () => {
+    const { dataCenter, running } = await start({ commandPermission: 'admin' });
+    const lead = commentBy('lead', '/review');
+    expect(await running.post(lead.headers, lead.body)).toBe(202);
+    expect((await running.finished(lead.deliveryId)).status).toBe('delivered');
+    const writer = commentBy('Writer', '/review');
+    expect(await running.post(writer.headers, writer.body)).toBe(202);
+    const record = await running.finished(writer.deliveryId);
+    expect(record.status).toBe('denied');
+    expect(record.lastError).toBe(
+      "permission: writer has write on the repository; the route's commands need admin",
+    );
+    expect(userAsks(dataCenter).map((url) => /permission\.1=(\w+)/.exec(url)?.[1])).toEqual([
+      'REPO_ADMIN',
+      'REPO_ADMIN',
+      'REPO_WRITE',
+    ]);
+    expect(running.prompts).toHaveLength(1);
+  });
+
+  it('retries a server error, then runs the command once Data Center answers', async () => {
+    const { dataCenter, running } = await start({ retries: { maxAttempts: 2, backoffMs: 1 } });
+    dataCenter.failNext((r) => r.url.startsWith('/rest/api/1.0/users'), {
+      status: 503,
+      body: 'Service Unavailable',
+    });
+    const { deliveryId, body, headers } = commentBy('Writer', '/review');
+    expect(await running.post(headers, body)).toBe(202);
+    const record = await running.finished(deliveryId);
+    expect(record.status).toBe('delivered');
+    expect(record.attempts).toBe(2);
+    expect(record.attemptLog[0]?.error).toContain('503');
+    expect(running.prompts).toEqual(['Asked: ']);
   });
 
   it("ignores the token's own user, as X-AUSERNAME names it, without the marker", async () => {
