@@ -22,18 +22,22 @@ import {
 interface AccountSource {
   platform: string;
   botKey: string;
+  /** Who `bot` is, in the warning when the token's account is not told. */
+  botIs: string;
   ask(context: AccountCallContext): Promise<string[]>;
 }
 
 const CLOUD: AccountSource = {
   platform: 'bitbucket',
   botKey: 'platforms.bitbucket.bot',
+  botIs: 'its account (for an access token: its bot user)',
   ask: cloudTokenAccount,
 };
 
 const DATA_CENTER: AccountSource = {
   platform: 'bitbucket data center',
   botKey: 'platforms.bitbucket.data_center.bot',
+  botIs: "the token's user name",
   ask: dataCenterTokenAccount,
 };
 
@@ -103,10 +107,11 @@ export class BitbucketOwnAccounts {
       return names;
     } catch (error) {
       // Cloud's access token: Bitbucket will not say who its bot user is; `bot` names it.
+      // Data Center: no `X-AUSERNAME` (a proxy dropped it?); `data_center.bot` names it.
       this.log[bot === undefined ? 'warn' : 'info'](
         { platform, err: String(error), ...(bot ? { account: bot } : {}) },
         bot === undefined
-          ? `could not ask ${platform} who the gateway is; set ${source.botKey} to its account (for a Cloud access token: its bot user) so the loop guard knows its comments without the marker`
+          ? `could not ask ${platform} who the gateway is; set ${source.botKey} to ${source.botIs} so the loop guard knows its comments without the marker`
           : `${platform} did not say who the token is; comments by ${source.botKey} are ignored`,
       );
       return [];
