@@ -34,6 +34,7 @@ export {
   type SetCheckStatus,
 } from './check-status.js';
 export { checkIsOn, checkName, dashboardPage } from './check-output.js';
+export { tapCheckStatus, tapReviewContext } from './forge-plugin-taps.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';

@@ -1,22 +1,24 @@
 /**
- * A fake Bitbucket Data Center for tests: a real HTTP server on 127.0.0.1 that speaks the part of
- * `/rest/api/1.0` the targets use, as Data Center's REST reference documents it, and keeps what
- * they write as state: pull request comments (each with the `version` an edit or delete must
- * name, a stale one answered `409`), their activities (listed page by page with `start`,
- * `isLastPage` and `nextPageStart`), line comments' `anchor`s, the pull request's raw diff
+ * A fake Bitbucket Data Center for tests: a real HTTPS server on 127.0.0.1 (a self-signed
+ * certificate this process trusts while the fake runs) that speaks the part of `/rest/api/1.0`
+ * the targets use, as Data Center's REST reference documents it, and keeps what they write as
+ * state: pull request comments (each with the `version` an edit or delete must name, a stale one
+ * answered `409`), their activities (listed page by page with `start`, `isLastPage` and
+ * `nextPageStart`), line comments' `anchor`s, the pull request's raw diff
  * (`…/pull-requests/{id}.diff`), the raw diff between two commits (`…/diff?since&until`), files
  * at a commit (`…/raw/{path}?at=`), and commits' build statuses (`…/commits/{id}/builds`); the
  * users holding a repository permission (`GET /users?filter&permission.1…`, a higher permission
  * implying a lower one) and `GET /application-properties`. Every authenticated answer names the
- * token's user in `X-AUSERNAME`, as Data Center does. A wrong token gets 401, an unknown repository, pull request or comment 404, a comment of 32,768
- * characters or more 400 (as Data Center says it), a raw resource asked for as JSON only 406.
- * Stricter than the server on one point: an anchor must name a line its diff shows, as the
- * `lineType` it says.
+ * token's user in `X-AUSERNAME`, as Data Center does. A wrong token gets 401, an unknown
+ * repository, pull request or comment 404, a comment of 32,768 characters or more 400 (as Data
+ * Center says it), a raw resource asked for as JSON only 406. Stricter than the server on one
+ * point: an anchor must name a line its diff shows, as the `lineType` it says.
  */
 import {
-  startFakeService,
+  startFakeHttpsService,
+  trustCertificate,
   type FakeAnswer,
-  type FakeService,
+  type FakeHttpsService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
 
@@ -71,6 +73,8 @@ export interface FakeBitbucketDataCenter {
     answer: FakeAnswer,
     times?: number,
   ): void;
+  /** The fake's self-signed certificate, for a gateway in another process (`NODE_EXTRA_CA_CERTS`). */
+  certFile: string;
   close(): Promise<void>;
 }
 
@@ -428,7 +432,7 @@ export async function startFakeBitbucketDataCenter(
     ],
   ];
 
-  const service: FakeService = await startFakeService((request) => {
+  const service: FakeHttpsService = await startFakeHttpsService((request) => {
     const failure = failures.find((f) => f.left > 0 && f.matches(request));
     if (failure) {
       failure.left--;
@@ -453,8 +457,11 @@ export async function startFakeBitbucketDataCenter(
     return notFound('The resource');
   });
 
+  const untrust = trustCertificate(service.certFile);
+
   return {
     serverUrl: service.url,
+    certFile: service.certFile,
     comments,
     statuses,
     requests: service.requests,
@@ -472,6 +479,9 @@ export async function startFakeBitbucketDataCenter(
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
     },
-    close: () => service.close(),
+    close: () => {
+      untrust();
+      return service.close();
+    },
   };
 }
