@@ -1,8 +1,10 @@
 /**
  * The two Bitbucket Cloud calls about accounts, under `/2.0` with the token: who the token is
  * (`GET /user`) and a user's effective permission on a repository
- * (`GET /workspaces/{workspace}/permissions/repositories/{repo_slug}?q=user.uuid="…"`). Each waits
- * out 429s (target-kit's `callTokenRest`) and hands back what Bitbucket said, the token never in it.
+ * (`GET /workspaces/{workspace}/permissions/repositories/{repo_slug}?q=user.uuid="…"`); and the
+ * call both Bitbucket's account calls go through (`askAccountApi`, Data Center's in
+ * `data-center-account-calls.ts`). Each waits out 429s (target-kit's `callTokenRest`) and hands
+ * back what Bitbucket said, the token never in it.
  */
 import type { Logger } from '@webhook-gateway/core';
 import {
@@ -11,11 +13,10 @@ import {
   redact,
   serverErrorReason,
   type HttpTargetOptions,
+  type ServiceAnswer,
 } from '@webhook-gateway/target-kit';
 import { z } from 'zod';
 import type { BitbucketConnection } from './settings.js';
-
-const SERVICE = 'Bitbucket';
 
 const userSchema = z.object({
   uuid: z.string().min(1),
@@ -36,8 +37,10 @@ export class AccountCallError extends Error {
   }
 }
 
-interface AccountCallContext {
+export interface AccountCallContext {
   connection: BitbucketConnection;
+  /** Its name in messages: `Bitbucket` unless set (`Bitbucket Data Center`). */
+  service?: string;
   options: HttpTargetOptions;
   signal: AbortSignal;
   log: Logger;
@@ -45,11 +48,16 @@ interface AccountCallContext {
   target: string;
 }
 
-async function getJson(context: AccountCallContext, path: string): Promise<unknown> {
+/** `GET {apiBase}{path}` with the token: the answer when it is a 2xx, else an `AccountCallError`. */
+export async function askAccountApi(
+  context: AccountCallContext,
+  path: string,
+): Promise<ServiceAnswer> {
   const { connection } = context;
+  const service = context.service ?? 'Bitbucket';
   const answer = await callTokenRest(
     {
-      service: SERVICE,
+      service,
       target: context.target,
       options: context.options,
       signal: context.signal,
@@ -60,11 +68,11 @@ async function getJson(context: AccountCallContext, path: string): Promise<unkno
     'GET',
     `${connection.apiBase}${path}`,
   );
-  if (answer.status >= 200 && answer.status < 300) return answer.body;
+  if (answer.status >= 200 && answer.status < 300) return answer;
   const reason =
     answer.status >= 500
-      ? serverErrorReason(SERVICE, answer.status)
-      : `Bitbucket answered HTTP ${answer.status}: ${bodyExcerpt(answer.body)}`;
+      ? serverErrorReason(service, answer.status)
+      : `${service} answered HTTP ${answer.status}: ${bodyExcerpt(answer.body)}`;
   throw new AccountCallError(
     redact(`${context.target}: GET ${path.split('?')[0]} failed: ${reason}`, [connection.token]),
     answer.status,
@@ -77,7 +85,7 @@ async function getJson(context: AccountCallContext, path: string): Promise<unkno
  * refused (Atlassian's BCLOUD-23528), and this throws.
  */
 export async function cloudTokenAccount(context: AccountCallContext): Promise<string[]> {
-  const user = userSchema.parse(await getJson(context, '/user'));
+  const user = userSchema.parse((await askAccountApi(context, '/user')).body);
   return [user.uuid, user.account_id, user.nickname].filter(
     (name): name is string => typeof name === 'string' && name !== '',
   );
@@ -94,6 +102,6 @@ export async function cloudRepositoryPermission(
 ): Promise<string> {
   const query = encodeURIComponent(`user.uuid="${uuid.replace(/["\\]/g, '')}"`);
   const path = `/workspaces/${encodeURIComponent(repo.workspace)}/permissions/repositories/${encodeURIComponent(repo.slug)}?q=${query}`;
-  const { values } = permissionsSchema.parse(await getJson(context, path));
+  const { values } = permissionsSchema.parse((await askAccountApi(context, path)).body);
   return values[0]?.permission ?? 'none';
 }

@@ -1,8 +1,8 @@
 /**
- * Who may wake the agent on a command route, for a Bitbucket Cloud comment: the commenter's
- * effective permission on the repository, asked in the worker before the agent runs
- * (`account-calls.ts`) and cached for a few minutes. Data Center's comments are refused: their
- * permission is not asked yet.
+ * Who may wake the agent on a command route, for a Bitbucket comment: the commenter's effective
+ * permission on the repository, asked in the worker before the agent runs and cached for a few
+ * minutes: Cloud's here (`account-calls.ts`), Data Center's in
+ * `data-center-command-permission.ts`.
  */
 import {
   commentAuthor,
@@ -17,19 +17,12 @@ import {
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { AccountCallError, cloudRepositoryPermission } from './account-calls.js';
+import { checkDataCenterCommandPermission } from './data-center-command-permission.js';
+import { BITBUCKET_RANK, NEEDED_RANK, RANK_NAME } from './permission-ranks.js';
 import { isCloudPayload } from './sender.js';
 import { bitbucketConnection, type BitbucketSettings } from './settings.js';
 
 const WHO = 'command permission';
-
-/** Bitbucket's repository permissions, by rank. */
-const BITBUCKET_RANK: Readonly<Record<string, number>> = { none: 0, read: 1, write: 2, admin: 3 };
-const RANK_NAME = Object.fromEntries(
-  Object.entries(BITBUCKET_RANK).map(([name, rank]) => [rank, name]),
-) as Record<number, string>;
-
-/** The rank each `command_permission` needs: Bitbucket has no `maintain`, so admin is the next up. */
-const NEEDED_RANK = { write: 2, maintain: 3, admin: 3 } as const;
 
 /** `workspace/repo_slug`, each part a plain name. */
 function workspaceAndSlug(value: unknown): { workspace: string; slug: string } | undefined {
@@ -42,9 +35,10 @@ function workspaceAndSlug(value: unknown): { workspace: string; slug: string } |
 
 /**
  * The `admit` verdict of a Bitbucket command delivery: `denied` when the commenter's permission
- * is short of the route's `command_permission`, when Bitbucket will not tell it (the token is no
- * repository administrator), or for a Data Center comment; `undefined` to run it. Throws when
- * Bitbucket cannot be asked (retried), or without `platforms.bitbucket.token` (not retried).
+ * is short of the route's `command_permission`, or when Bitbucket will not tell it (on Cloud, the
+ * token is no repository administrator); `undefined` to run it. Throws when Bitbucket cannot be
+ * asked (retried), or without the token (`platforms.bitbucket.token`, or `data_center`'s: not
+ * retried).
  *
  * @example await checkBitbucketCommandPermission(request, settings.bitbucket, options, cache)
  */
@@ -58,11 +52,7 @@ export async function checkBitbucketCommandPermission(
   const { event, payload } = delivery;
   if (!isCommandEvent(event, payload)) return undefined;
   if (!isCloudPayload(payload)) {
-    return {
-      status: 'denied',
-      reason:
-        "permission: a Bitbucket Data Center commenter's permission is not asked yet, so its commands do not run",
-    };
+    return checkDataCenterCommandPermission(request, settings, options, cache);
   }
   const login = commentAuthor(event, payload) ?? '(unknown)';
   const uuid = lookupPath(payload, 'comment.user.uuid') ?? lookupPath(payload, 'actor.uuid');

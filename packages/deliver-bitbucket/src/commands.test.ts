@@ -1,7 +1,8 @@
 /**
  * Command routes on Bitbucket Cloud, through a whole gateway: the commenter's permission asked of
  * the fake Bitbucket before the agent runs, and the loop guard by the token's own account (told by
- * `GET /user`, or `bot` for an access token) and by the marker.
+ * `GET /user`, or `bot` for an access token) and by the marker. Data Center's:
+ * `commands-data-center.test.ts`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
@@ -41,7 +42,7 @@ async function start(
     plugins: [bitbucketAuth, plugin],
     route: {
       secret: SECRET,
-      events: ['pullrequest:comment_created', 'pr:comment:added'],
+      events: ['pullrequest:comment_created'],
       commands: ['/review', '@review-bot'],
       prompt: 'Asked: {_gateway.command.args}',
       deliver: 'bitbucket_comment',
@@ -51,8 +52,6 @@ async function start(
         base_url: fake.apiBase,
         token: TOKEN,
         ...(options.bot ? { bot: options.bot } : {}),
-        // The route hears Data Center's comments too, which need a server to answer on.
-        data_center: { base_url: fake.apiBase, token: TOKEN },
       },
     },
     answer: { summary: 'Looked at it.', lineComments: [] },
@@ -130,22 +129,6 @@ describe('Bitbucket Cloud command routes through a running gateway', () => {
     expect(record.lastError).toContain("Bitbucket will not tell writer's permission on team/app");
     expect(record.lastError).toContain('admin on the repository');
     expect(record.lastError).not.toContain(TOKEN);
-    expect(running.prompts).toEqual([]);
-  });
-
-  it('denies a Data Center comment, whose permission it does not ask yet', async () => {
-    const { running } = await start();
-    const author = { name: 'gopher', slug: 'gopher', id: 3 };
-    const { deliveryId, body, headers } = signed('pr:comment:added', {
-      eventKey: 'pr:comment:added',
-      actor: author,
-      pullRequest: { id: 2, toRef: { repository: { slug: 'app', project: { key: 'TEAM' } } } },
-      comment: { id: 165, version: 0, text: '/review', author },
-    });
-    expect(await running.post(headers, body)).toBe(202);
-    const record = await running.finished(deliveryId);
-    expect(record.status).toBe('denied');
-    expect(record.lastError).toContain('Bitbucket Data Center');
     expect(running.prompts).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
  * answering on Bitbucket Cloud (`/2.0`) and Bitbucket Data Center (`/rest/api/1.0`) pull
  * requests through their REST APIs, the review context of both's deliveries (`reviewContext`),
  * the `platforms.bitbucket` slice they read, and for
- * Bitbucket's comments the command routes' permission check and the loop guard's account.
+ * Bitbucket's comments (Cloud's and Data Center's) the command routes' permission check and the
+ * loop guard's account.
  */
 import {
   definePlugin,
@@ -21,7 +22,7 @@ import {
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
 import type { BitbucketOwnAccounts } from './own-account.js';
-import { isBitbucketSender, isCloudPayload } from './sender.js';
+import { isBitbucketSender } from './sender.js';
 import { bitbucketSettingsSchema } from './settings.js';
 import {
   BITBUCKET_COMMENT_TARGET,
@@ -97,8 +98,9 @@ const bitbucketPlugin = definePlugin({
         baseFiles,
       ),
     );
-    // Command routes: a Cloud commenter's permission on the repository, asked in the worker
-    // before the agent runs, for Bitbucket's deliveries (the forge plugin asks for the forge's).
+    // Command routes: a Cloud or Data Center commenter's permission on the repository, asked in
+    // the worker before the agent runs, for Bitbucket's deliveries (the forge plugin asks for the
+    // forge's).
     const checkPermission = lazyTap(
       () => import('./command-permission.js'),
       'checkBitbucketCommandPermission',
@@ -113,8 +115,9 @@ const bitbucketPlugin = definePlugin({
       const bitbucket = settingsIn({ platforms }, request.config).bitbucket;
       return checkPermission(request, bitbucket, options, permissions);
     });
-    // Loop guard: Cloud comments the token's account wrote (`GET /user`, once per token) or
-    // `bot`, on the routes where a loop can start: command routes, those answering on Bitbucket.
+    // Loop guard: comments the token's account wrote (Cloud's `GET /user`, Data Center's
+    // `X-AUSERNAME`, once per token) or that Bitbucket's `bot`, on the routes where a loop can
+    // start: command routes, those answering on Bitbucket.
     const targets: readonly string[] = BITBUCKET_TARGETS;
     let ownAccounts: BitbucketOwnAccounts | undefined;
     const ownAccountsNow = async () => {
@@ -128,7 +131,6 @@ const bitbucketPlugin = definePlugin({
       const { routeConfig, event, payload } = request;
       if (!mayLoop(routeConfig) || !isCommentEvent(event, payload)) return undefined;
       if (!isBitbucketSender(request.authScheme, event, routeConfig.deliver)) return undefined;
-      if (!isCloudPayload(payload)) return undefined;
       const own = await (await ownAccountsNow()).isOwn(request, settings().bitbucket);
       return own ? { reason: 'self' } : undefined;
     });
@@ -142,8 +144,12 @@ const bitbucketPlugin = definePlugin({
     if (!serving) return;
     return {
       async start() {
-        if (!loopCanStart(config, targets) || settings().bitbucket.token === undefined) return;
-        await (await ownAccountsNow()).names(settings().bitbucket);
+        const bitbucket = settings().bitbucket;
+        if (!loopCanStart(config, targets)) return;
+        if (bitbucket.token !== undefined) await (await ownAccountsNow()).names(bitbucket);
+        if (bitbucket.data_center?.token !== undefined) {
+          await (await ownAccountsNow()).dataCenterNames(bitbucket);
+        }
       },
     };
   },

@@ -1,17 +1,45 @@
 /**
- * The loop guard's Bitbucket Cloud account: every name of `platforms.bitbucket.token`'s account
- * (`GET /user`, asked once per token), with `platforms.bitbucket.bot` beside it, so comments that
- * account wrote are ignored with reason `self` even without the gateway's marker. Bitbucket does
- * not say who an access token's bot user is: then `bot` alone names it.
+ * The loop guard's Bitbucket accounts: every name of the token's account, asked once per token,
+ * with that Bitbucket's `bot` beside it, so comments that account wrote are ignored with reason
+ * `self` even without the gateway's marker. Cloud's token is asked `GET /user`; Bitbucket does not
+ * say who an access token's bot user is: then `bot` alone names it. Data Center's token is named
+ * by the `X-AUSERNAME` header of its answers, access tokens' bot users too
+ * (`data-center-account-calls.ts`), and `data_center.bot` counts beside it.
  */
 import { isOwnComment, type FilterRequest, type Logger } from '@webhook-gateway/core';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { cloudTokenAccount } from './account-calls.js';
+import { cloudTokenAccount, type AccountCallContext } from './account-calls.js';
+import { dataCenterTokenAccount } from './data-center-account-calls.js';
+import { isCloudPayload } from './sender.js';
 import {
   bitbucketConnection,
+  dataCenterConnection,
   type BitbucketConnection,
   type BitbucketSettings,
 } from './settings.js';
+
+/** One Bitbucket's way of asking who its token is, and the words its log lines use. */
+interface AccountSource {
+  platform: string;
+  botKey: string;
+  /** Who `bot` is, in the warning when the token's account is not told. */
+  botIs: string;
+  ask(context: AccountCallContext): Promise<string[]>;
+}
+
+const CLOUD: AccountSource = {
+  platform: 'bitbucket',
+  botKey: 'platforms.bitbucket.bot',
+  botIs: 'its account (for an access token: its bot user)',
+  ask: cloudTokenAccount,
+};
+
+const DATA_CENTER: AccountSource = {
+  platform: 'bitbucket data center',
+  botKey: 'platforms.bitbucket.data_center.bot',
+  botIs: "the token's user name",
+  ask: dataCenterTokenAccount,
+};
 
 /** The accounts, asked at most once per connection; a failed ask is logged, not repeated. */
 export class BitbucketOwnAccounts {
@@ -21,32 +49,51 @@ export class BitbucketOwnAccounts {
     private readonly log: Logger,
   ) {}
 
-  /** The token's names, when Bitbucket told them, and `bot`, when set. */
+  /** Cloud's token's names, when Bitbucket told them, and `bot`, when set. */
   async names(settings: BitbucketSettings): Promise<string[]> {
     const found = bitbucketConnection(settings);
-    const told = found.ok ? await this.account(found.connection, settings.bot) : [];
+    const told = found.ok ? await this.account(CLOUD, found.connection, settings.bot) : [];
     return [...new Set([...told, settings.bot])].filter((name) => name !== undefined);
   }
 
-  /** True when the gateway wrote the Cloud comment: its marker, or its account. */
+  /** Data Center's token's user name, when it told it, and `data_center.bot`, when set. */
+  async dataCenterNames(settings: BitbucketSettings): Promise<string[]> {
+    const bot = settings.data_center?.bot;
+    const found = dataCenterConnection(settings);
+    const told = found.ok ? await this.account(DATA_CENTER, found.connection, bot) : [];
+    return [...new Set([...told, bot])].filter((name) => name !== undefined);
+  }
+
+  /** True when the gateway wrote the comment: its marker, or the account of its Bitbucket. */
   async isOwn(request: FilterRequest, settings: BitbucketSettings): Promise<boolean> {
-    const bitbucket = await this.names(settings);
+    const bitbucket = isCloudPayload(request.payload)
+      ? await this.names(settings)
+      : await this.dataCenterNames(settings);
     return isOwnComment(request.event, request.payload, { bitbucket }, 'bitbucket');
   }
 
-  private account(connection: BitbucketConnection, bot: string | undefined): Promise<string[]> {
+  private account(
+    source: AccountSource,
+    connection: BitbucketConnection,
+    bot: string | undefined,
+  ): Promise<string[]> {
     const key = `${connection.apiBase} ${connection.token}`;
     let asked = this.asked.get(key);
     if (!asked) {
-      asked = this.ask(connection, bot);
+      asked = this.ask(source, connection, bot);
       this.asked.set(key, asked);
     }
     return asked;
   }
 
-  private async ask(connection: BitbucketConnection, bot: string | undefined): Promise<string[]> {
+  private async ask(
+    source: AccountSource,
+    connection: BitbucketConnection,
+    bot: string | undefined,
+  ): Promise<string[]> {
+    const { platform } = source;
     try {
-      const names = await cloudTokenAccount({
+      const names = await source.ask({
         connection,
         options: this.options,
         signal: AbortSignal.timeout(this.options.check_timeout_s * 1000),
@@ -54,17 +101,18 @@ export class BitbucketOwnAccounts {
         target: 'loop guard',
       });
       this.log.info(
-        { platform: 'bitbucket', account: names.join(', ') },
+        { platform, account: names.join(', ') },
         'comments by this account are ignored',
       );
       return names;
     } catch (error) {
-      // An access token's bot user: Bitbucket will not say who it is; `bot` names it.
+      // Cloud's access token: Bitbucket will not say who its bot user is; `bot` names it.
+      // Data Center: no `X-AUSERNAME` (a proxy dropped it?); `data_center.bot` names it.
       this.log[bot === undefined ? 'warn' : 'info'](
-        { platform: 'bitbucket', err: String(error), ...(bot ? { account: bot } : {}) },
+        { platform, err: String(error), ...(bot ? { account: bot } : {}) },
         bot === undefined
-          ? 'could not ask bitbucket who the gateway is; set platforms.bitbucket.bot to its account (an access token: its bot user) so the loop guard knows its comments without the marker'
-          : 'bitbucket did not say who the token is; comments by platforms.bitbucket.bot are ignored',
+          ? `could not ask ${platform} who the gateway is; set ${source.botKey} to ${source.botIs} so the loop guard knows its comments without the marker`
+          : `${platform} did not say who the token is; comments by ${source.botKey} are ignored`,
       );
       return [];
     }

@@ -22,7 +22,8 @@ const dataCenterSettingsSchema = z.strictObject({
   token: z.string().min(1).optional(),
   /**
    * The token's user (its `name` or `slug`). With `mode: update`, only that user's marked
-   * comments are the route's own.
+   * comments are the route's own. The loop guard ignores its comments, beside the user Data
+   * Center names in `X-AUSERNAME`.
    */
   bot: z.string().min(1).optional(),
 });

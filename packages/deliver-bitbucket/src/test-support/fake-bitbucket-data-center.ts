@@ -1,15 +1,18 @@
 /**
- * A fake Bitbucket Data Center for tests: a real HTTPS server on 127.0.0.1 (a self-signed certificate this process trusts while the fake runs) that speaks the part of
- * `/rest/api/1.0` the targets use, as Data Center's REST reference documents it, and keeps what
- * they write as state: pull request comments (each with the `version` an edit or delete must
- * name, a stale one answered `409`), their activities (listed page by page with `start`,
- * `isLastPage` and `nextPageStart`), line comments' `anchor`s, the pull request's raw diff
+ * A fake Bitbucket Data Center for tests: a real HTTPS server on 127.0.0.1 (a self-signed
+ * certificate this process trusts while the fake runs) that speaks the part of `/rest/api/1.0`
+ * the targets use, as Data Center's REST reference documents it, and keeps what they write as
+ * state: pull request comments (each with the `version` an edit or delete must name, a stale one
+ * answered `409`), their activities (listed page by page with `start`, `isLastPage` and
+ * `nextPageStart`), line comments' `anchor`s, the pull request's raw diff
  * (`…/pull-requests/{id}.diff`), the raw diff between two commits (`…/diff?since&until`), files
- * at a commit (`…/raw/{path}?at=`), and commits' build statuses (`…/commits/{id}/builds`). A wrong
- * token gets 401, an unknown repository, pull request or comment 404, a comment of 32,768
- * characters or more 400 (as Data Center says it), a raw resource asked for as JSON only 406.
- * Stricter than the server on one point: an anchor must name a line its diff shows, as the
- * `lineType` it says.
+ * at a commit (`…/raw/{path}?at=`), and commits' build statuses (`…/commits/{id}/builds`); the
+ * users holding a repository permission (`GET /users?filter&permission.1…`, a higher permission
+ * implying a lower one) and `GET /application-properties`. Every authenticated answer names the
+ * token's user in `X-AUSERNAME`, as Data Center does. A wrong token gets 401, an unknown
+ * repository, pull request or comment 404, a comment of 32,768 characters or more 400 (as Data
+ * Center says it), a raw resource asked for as JSON only 406. Stricter than the server on one
+ * point: an anchor must name a line its diff shows, as the `lineType` it says.
  */
 import {
   startFakeHttpsService,
@@ -87,7 +90,20 @@ export interface FakeBitbucketDataCenterOptions {
   files?: Record<string, Record<string, Record<string, string>>>;
   /** Raw diffs between two commits, by `PROJECT/slug` and `<since>..<until>`. */
   commitDiffs?: Record<string, Record<string, string>>;
+  /** Each user's highest permission on every repository the fake knows, by user name. */
+  permissions?: Record<string, RepositoryPermission>;
+  /** False: `GET /users` is refused with 403, as for a token Data Center lets list no users. */
+  tokenMayListUsers?: boolean;
 }
+
+type RepositoryPermission = 'REPO_READ' | 'REPO_WRITE' | 'REPO_ADMIN';
+const PERMISSION_RANK: Record<RepositoryPermission, number> = {
+  REPO_READ: 1,
+  REPO_WRITE: 2,
+  REPO_ADMIN: 3,
+};
+const isPermission = (value: string | null): value is RepositoryPermission =>
+  value !== null && value in PERMISSION_RANK;
 
 const BUILD_STATES = new Set(['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'CANCELLED', 'UNKNOWN']);
 const LINE_TYPES = new Set(['ADDED', 'CONTEXT', 'REMOVED']);
@@ -230,6 +246,52 @@ export async function startFakeBitbucketDataCenter(
     );
 
   const routes: [string, RegExp, Handle][] = [
+    [
+      'GET',
+      /^\/rest\/api\/(?:1\.0|latest)\/application-properties$/,
+      () => ({
+        status: 200,
+        body: { version: '9.4.0', buildNumber: '9004000', buildDate: '1700000000000' },
+      }),
+    ],
+    [
+      'GET',
+      /^\/rest\/api\/(?:1\.0|latest)\/users$/,
+      (_m, _r, query) => {
+        if (options.tokenMayListUsers === false) {
+          return error(
+            403,
+            'You are not permitted to access this resource',
+            null,
+            'com.atlassian.bitbucket.AuthorisationException',
+          );
+        }
+        const wanted = query.get('permission.1');
+        const repo = `${query.get('permission.1.projectKey')}/${query.get('permission.1.repositorySlug')}`;
+        if (!isPermission(wanted)) return error(400, 'Invalid permission filter', 'permission.1');
+        if (!repos.has(repo)) return error(400, `Repository ${repo} does not exist.`);
+        const filter = (query.get('filter') ?? '').toLowerCase();
+        const holders = Object.entries(options.permissions ?? {})
+          .filter(([, held]) => PERMISSION_RANK[held] >= PERMISSION_RANK[wanted])
+          .map(([name]) => user(name))
+          .filter((u) => `${u.name} ${u.displayName}`.toLowerCase().includes(filter));
+        const start = Number(query.get('start') ?? '0');
+        const limit = Number(query.get('limit') ?? '25');
+        const values = holders.slice(start, start + limit);
+        const isLastPage = start + limit >= holders.length;
+        return {
+          status: 200,
+          body: {
+            size: values.length,
+            limit,
+            start,
+            isLastPage,
+            values: values.map((u) => ({ ...u, active: true, type: 'NORMAL' })),
+            ...(isLastPage ? {} : { nextPageStart: start + limit }),
+          },
+        };
+      },
+    ],
     [
       'GET',
       new RegExp(`${PULL}/activities$`),
@@ -388,7 +450,8 @@ export async function startFakeBitbucketDataCenter(
     for (const [method, pattern, handle] of routes) {
       const match = pattern.exec(path);
       if (match && method === request.method) {
-        return handle(match, request, new URLSearchParams(search));
+        const answer = handle(match, request, new URLSearchParams(search));
+        return { ...answer, headers: { ...answer.headers, 'X-AUSERNAME': bot.name } };
       }
     }
     return notFound('The resource');

@@ -43,6 +43,8 @@ export async function startSignedGateway(options: {
   route: Record<string, unknown>;
   platforms: Record<string, unknown>;
   answer: { summary: string; lineComments: LineComment[] } | 'the prompt';
+  /** Attempts per delivery (1 unless set) and, with more, the retries' backoff base. */
+  retries?: { maxAttempts: number; backoffMs: number };
 }): Promise<SignedGateway> {
   const { answer } = options;
   const prompts: string[] = [];
@@ -67,7 +69,8 @@ export async function startSignedGateway(options: {
           extra: {
             host: '127.0.0.1',
             port: 0,
-            max_attempts: 1,
+            max_attempts: options.retries?.maxAttempts ?? 1,
+            ...(options.retries ? { retry_backoff_ms: options.retries.backoffMs } : {}),
             routes: { reviews: options.route },
           },
         },
