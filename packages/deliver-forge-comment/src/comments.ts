@@ -2,7 +2,8 @@
  * `@webhook-gateway/deliver-forge-comment/comments`: the forge-neutral parts of a comment target,
  * for the plugins that answer other forges over their REST APIs (Gitea, Bitbucket): the living
  * comment found by its marker, the comment bodies split at a limit, the line comments a diff can
- * hold, and the destination read from `deliver_extra` or the payload. Apart from the entry and
+ * hold, the findings remembered across pushes, and the destination read from `deliver_extra` or
+ * the payload. Apart from the entry and
  * `./delivery`, so that importing it loads neither gh nor glab code.
  */
 export {
@@ -20,6 +21,7 @@ export {
   bodyWithMovedComments,
   commentableLines,
   diffLinesByPath,
+  diffLineTextsByPath,
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';
@@ -32,6 +34,8 @@ export {
   type SetCheckStatus,
 } from './check-status.js';
 export { checkIsOn, checkName, dashboardPage } from './check-output.js';
+export { findingsJournalOf, rememberFindings, type FindingThreads } from './remember-findings.js';
+export { isDismissal, type FindingThread } from './review-findings.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';
