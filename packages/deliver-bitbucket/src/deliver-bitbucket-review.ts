@@ -2,14 +2,19 @@
  * The `bitbucket_review` target: each line comment as an inline pull request comment
  * (`inline: { path, to }`, `to` the line of the new file), then the summary as a comment.
  * Bitbucket Cloud has no review object. A comment whose line the diff does not show, or that
- * Bitbucket refuses (`400`), goes into the summary as text: never dropped.
+ * Bitbucket refuses (`400`), goes into the summary as text: never dropped. With the journal's
+ * findings, a finding already posted on the pull request is not posted again, and a fixed one's
+ * thread is resolved.
  */
-import type { DeliverRequest, LineComment } from '@webhook-gateway/core';
+import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import {
   bodyWithMovedComments,
   commentBodies,
   diffLinesByPath,
+  diffLineTextsByPath,
+  findingsJournalOf,
   markedLineCommentBody,
+  rememberFindings,
   splitByDiff,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
@@ -17,6 +22,7 @@ import { BitbucketApiError } from './bitbucket-api.js';
 import { withBuildStatus } from './commit-status.js';
 import { connectBitbucket } from './connect.js';
 import { BITBUCKET_COMMENT_LIMIT } from './deliver-bitbucket-comment.js';
+import { bitbucketFindingThreads } from './finding-threads.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_REVIEW_TARGET } from './target-names.js';
 
@@ -27,6 +33,8 @@ export interface BitbucketReviewOutcome {
   moved: number;
   /** Comments the summary took (more than one when it is over the limit). */
   summaryComments: number;
+  /** What the review did with the findings, when the journal remembers them. */
+  findings?: FindingCounts;
 }
 
 function isRefused(error: unknown): boolean {
@@ -43,18 +51,34 @@ export async function deliverBitbucketReview(
   const { api, pullRequest } = connectBitbucket(request, settings, options, target);
   const { repo, id } = pullRequest;
   const deliveryId = request.delivery.deliveryId;
-  const comments = request.lineComments;
+  // With the journal's findings: only new findings are posted, fixed ones' threads resolved.
+  const journal = findingsJournalOf(request);
   let outcome: BitbucketReviewOutcome = { onLines: 0, moved: 0, summaryComments: 0 };
   await withBuildStatus(request, api, pullRequest, target, async () => {
-    const { inDiff, outside } =
-      comments.length === 0
-        ? { inDiff: [], outside: [] }
-        : splitByDiff(comments, diffLinesByPath(await api.pullRequestDiff(repo, id)));
+    const diff =
+      request.lineComments.length === 0 && !journal ? '' : await api.pullRequestDiff(repo, id);
+    const remembered = journal
+      ? await rememberFindings(
+          request,
+          journal,
+          bitbucketFindingThreads(api, pullRequest, settings.bot),
+          diffLineTextsByPath(diff),
+        )
+      : undefined;
+    const comments = remembered ? remembered.comments : request.lineComments;
+    // Remembered comments outside the diff are known already: only new findings go on lines.
+    const { inDiff, outside } = remembered
+      ? {
+          inDiff: comments.filter((comment) => remembered.fingerprints.has(comment)),
+          outside: comments.filter((comment) => !remembered.fingerprints.has(comment)),
+        }
+      : splitByDiff(comments, diffLinesByPath(diff));
     const moved: LineComment[] = [...outside];
     const placed: LineComment[] = [];
     for (const comment of inDiff) {
+      const fingerprint = remembered?.fingerprints.get(comment);
       try {
-        await api.postComment(repo, id, markedLineCommentBody(comment, deliveryId), {
+        await api.postComment(repo, id, markedLineCommentBody(comment, deliveryId, fingerprint), {
           path: comment.path,
           to: comment.line,
         });
@@ -64,15 +88,23 @@ export async function deliverBitbucketReview(
         moved.push(comment);
       }
     }
+    // Saved once the findings are on their lines: a retry after a failed summary does not post
+    // them again; a retry after a failure before this posts the same new findings again.
+    await remembered?.save(placed);
     // In the agent's order, whatever made each one move.
     const movedInOrder = comments.filter((comment) => moved.includes(comment));
     const bodies = commentBodies(
-      bodyWithMovedComments(request.summary, movedInOrder),
+      bodyWithMovedComments(remembered ? remembered.summary : request.summary, movedInOrder),
       BITBUCKET_COMMENT_LIMIT,
       deliveryId,
     );
     for (const body of bodies) await api.postComment(repo, id, body);
-    outcome = { onLines: placed.length, moved: moved.length, summaryComments: bodies.length };
+    outcome = {
+      onLines: placed.length,
+      moved: moved.length,
+      summaryComments: bodies.length,
+      ...(remembered ? { findings: remembered.counts } : {}),
+    };
     return placed;
   });
   request.log.info(

@@ -137,24 +137,27 @@ describe('gitea_review remembers its findings across pushes', () => {
     ]);
   });
 
-  it('closes a finding whose conversation a person resolved, and trusts no marker a person copied', async () => {
+  it('closes a finding whose conversation a person resolved or deleted, and trusts no marker a person copied', async () => {
     const { gitea, journal, review, commentOf } = await setup(true);
     await review([
       { ...KEPT, line: 2 },
       { ...FIXED, line: 3 },
+      { ...DISMISSED, line: 1 },
     ]);
     gitea.resolveConversation(commentOf(KEPT.body).id, 'jcitizen');
-    // A person's copy of the other finding's comment, resolved: not the gateway's thread.
-    const copy = gitea.replyToReviewComment(commentOf(FIXED.body).id, 'x', 'jcitizen');
-    copy.body = commentOf(FIXED.body).body;
-    copy.path = 'src/other.ts';
-    gitea.resolveConversation(copy.id, 'jcitizen');
+    // A person copies the second finding's comment, markers and all, then deletes the original:
+    // the copy is not the gateway's conversation, so the finding's is gone.
+    const original = commentOf(FIXED.body);
+    const copy = gitea.replyToReviewComment(original.id, original.body, 'jcitizen');
+    gitea.reviewComments.splice(gitea.reviewComments.indexOf(original), 1);
+    expect(copy.body).toBe(original.body);
     const again = await review([
       { ...KEPT, line: 2 },
       { ...FIXED, line: 3 },
+      { ...DISMISSED, line: 1 },
     ]);
-    expect(again.findings).toMatchObject({ new: 0, stillOpen: 1, resolved: 1, suppressed: 1 });
-    expect((await journal.read()).map((f) => f.state)).toEqual(['resolved', 'open']);
+    expect(again.findings).toMatchObject({ new: 0, stillOpen: 1, resolved: 2, suppressed: 2 });
+    expect((await journal.read()).map((f) => f.state)).toEqual(['resolved', 'dismissed', 'open']);
   });
 
   it('on an instance without the resolve endpoint (Forgejo), closes a fixed finding without resolving it', async () => {
