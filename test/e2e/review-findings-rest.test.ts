@@ -1,7 +1,7 @@
 /**
  * Issue 31's replay of findings remembered across pushes, on the forges answered over REST
- * (issue 32 part A §2; docs/reviews.md#forge-by-forge): one pull request opened and pushed to
- * four times, each push a signed, recorded webhook to the built gateway (SQLite journal), reviewed
+ * (issue 32, docs/reviews.md#forge-by-forge): one pull request opened and pushed to
+ * four times, each push the recorded webhook with a new head, signed, to the built gateway (SQLite journal), reviewed
  * by `gitea_review` against the fake Gitea and by `bitbucket_review` against the fake Bitbucket
  * Cloud, with a `command` agent that raises the same four findings every time; a person answers
  * `/dismiss` to one after push 2. Line comments posted: before (`deliver_extra.findings: false`)
