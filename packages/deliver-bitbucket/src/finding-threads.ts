@@ -10,13 +10,24 @@ import {
   type FindingThread,
   type FindingThreads,
 } from '@webhook-gateway/deliver-forge-comment/comments';
-import { findingMarkersIn } from '@webhook-gateway/core';
+import { errorMessage, findingMarkersIn } from '@webhook-gateway/core';
 import type { BitbucketApi, BitbucketComment } from './bitbucket-api.js';
 import { writtenBy } from './living-comment.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 
 /** Replies nest at most this deep before the walk to their thread's first comment gives up. */
 const MAX_DEPTH = 100;
+
+/** The token's account; an access token that may not read it needs `platforms.bitbucket.bot`. */
+async function ownAccount(api: BitbucketApi): Promise<string> {
+  try {
+    return (await api.currentUser()).uuid;
+  } catch (error) {
+    throw new Error(
+      `cannot tell the gateway's own comments: set platforms.bitbucket.bot (${errorMessage(error)})`,
+    );
+  }
+}
 
 /** The gateway's finding threads on `pullRequest`, read and resolved through the REST API. */
 export function bitbucketFindingThreads(
@@ -26,7 +37,7 @@ export function bitbucketFindingThreads(
 ): FindingThreads {
   return {
     async read(trusted) {
-      const own = bot ?? (await api.currentUser()).uuid;
+      const own = bot ?? (await ownAccount(api));
       const comments = await api.listComments(repo, id);
       const byId = new Map(comments.map((comment) => [comment.id, comment]));
       /** The id of the first comment of the thread `comment` is in. */

@@ -37,7 +37,7 @@ function diffOf(lines: string[]): string {
   ].join('\n');
 }
 
-async function setup(bot?: string) {
+async function setup(bot?: string, log = capturingLogger().log) {
   const bitbucket = await startFakeBitbucket({
     token: TOKEN,
     bot: BOT,
@@ -64,7 +64,7 @@ async function setup(bot?: string) {
           answer: 'Remarks.',
           lineComments,
           extra,
-          log: capturingLogger().log,
+          log,
           delivery: fakeDelivery({
             route: 'reviews',
             payload: CREATED,
@@ -187,6 +187,23 @@ describe('bitbucket_review remembers its findings across pushes', () => {
     const next = await review([]);
     expect(next.findings).toMatchObject({ resolved: 1, resolveErrors: 0 });
     expect(commentOf(FIXED.body).resolution).toEqual(BOT);
+  });
+
+  it('without platforms.bitbucket.bot and a token that may not read /user, says which key to set and still delivers', async () => {
+    const log = capturingLogger();
+    const { bitbucket, review } = await setup(undefined, log.log);
+    await review([{ ...KEPT, line: 2 }]);
+    bitbucket.failNext((r) => r.url.endsWith('/2.0/user'), {
+      status: 401,
+      body: { type: 'error', error: { message: 'Token is not supported for this endpoint.' } },
+    });
+    const unread = await review([{ ...KEPT, line: 2 }]);
+    expect(unread).toMatchObject({ onLines: 0, findings: { stillOpen: 1, resolveErrors: 1 } });
+    const warning = log.lines.find(
+      (line) => line.message === 'could not read the review threads of the findings',
+    );
+    expect(String(warning?.fields.err)).toContain('set platforms.bitbucket.bot');
+    expect(log.text()).not.toContain(TOKEN);
   });
 
   it('with findings: false posts every line comment on every review', async () => {
