@@ -44,7 +44,7 @@ const DIFF = [
 ].join('\n');
 const GITEA_TOKEN = 'gitea-e2e-token-0123456789';
 const BITBUCKET_TOKEN = 'bitbucket-e2e-token-0123456789';
-const BOT = { uuid: '{e2e-bot}', nickname: 'review-bot' };
+const BOT = { uuid: '{e2e-bot}', account_id: '557058:e2e-bot', nickname: 'review-bot' };
 
 afterAll(() => cleanupHomes());
 
@@ -124,6 +124,8 @@ async function bitbucket(): Promise<ForgeUnderTest> {
   const fake: FakeBitbucket = await startFakeBitbucket({
     token: BITBUCKET_TOKEN,
     bot: BOT,
+    // The token is a user's: GET /user names it.
+    tokenUser: BOT,
     pulls: { 'brydzewski/foo#1': { diff: DIFF } },
   });
   const payload = JSON.parse(fixture('bitbucket/pullrequest_created.json').toString('utf8')) as {

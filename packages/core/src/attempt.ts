@@ -79,7 +79,7 @@ export type AttemptResult =
   | { status: NotRunStatus; record: DeliveryRecord; reason: string }
   /** Cut short by a stop: left `running` in the journal, requeued at the next start. */
   | { status: 'interrupted'; record: DeliveryRecord }
-  /** The row is gone (pruned, or never existed). */
+  /** The row cannot start: gone (pruned, or never existed), or superseded while it waited. */
   | { status: 'missing' };
 
 /** An error a retry cannot fix (a malformed target, say): the delivery fails at once. */

@@ -98,3 +98,92 @@ describe('isOwnComment: the loop guard', () => {
     expect(isOwnComment('pull_request', marked, { forge: 'lts-def' })).toBe(false);
   });
 });
+
+describe('Gitea, Forgejo and Bitbucket comments', () => {
+  // Small payloads in each sender's documented shape (only the fields read).
+  const giteaComment = (body: string, login = 'alice'): JsonObject => ({
+    action: 'created',
+    is_pull: true,
+    issue: { number: 3, pull_request: { merged: false, merged_at: null } },
+    comment: { id: 9, body, user: { login } },
+    repository: { full_name: 'team/app' },
+    sender: { login },
+  });
+  const cloudComment = (raw: string, user: JsonObject): JsonObject => ({
+    actor: user,
+    pullrequest: { id: 4 },
+    repository: { full_name: 'team/app' },
+    comment: { id: 17, content: { raw, markup: 'markdown' }, user },
+  });
+  const dataCenterComment = (text: string, author: JsonObject): JsonObject => ({
+    eventKey: 'pr:comment:added',
+    actor: author,
+    pullRequest: { id: 2 },
+    comment: { id: 165, version: 0, text, author },
+  });
+  const cloudUser = { nickname: 'emma', account_id: '557058:aa', uuid: '{a5-4f}' };
+  const dataCenterUser = { name: 'gopher', slug: 'gopher', id: 3 };
+
+  it('reads a Gitea pull-request comment as the forge does, but not an issue comment', () => {
+    const comment = giteaComment('/review tests');
+    expect(isCommandEvent('issue_comment', comment)).toBe(true);
+    expect(deliveryCommand(['/review'], 'issue_comment', comment)).toEqual({
+      name: '/review',
+      args: 'tests',
+    });
+    const onIssue = { ...comment, is_pull: false, issue: { number: 3, pull_request: null } };
+    expect(isCommandEvent('issue_comment', onIssue)).toBe(false);
+    expect(commentAuthor('issue_comment', comment)).toBe('alice');
+  });
+
+  it('reads Bitbucket Cloud comment_created: body comment.content.raw, author comment.user', () => {
+    const comment = cloudComment('@review-bot look at the cache', cloudUser);
+    expect(isCommandEvent('pullrequest:comment_created', comment)).toBe(true);
+    expect(isCommandEvent('pullrequest:comment_updated', comment)).toBe(false);
+    expect(deliveryCommand(['@review-bot'], 'pullrequest:comment_created', comment)).toEqual({
+      name: '@review-bot',
+      args: 'look at the cache',
+    });
+    expect(commentAuthor('pullrequest:comment_created', comment)).toBe('emma');
+    const withoutUser = { ...comment, comment: { content: { raw: 'x' } } };
+    expect(commentAuthor('pullrequest:comment_created', withoutUser)).toBe('emma');
+  });
+
+  it('reads Bitbucket Data Center pr:comment:added: body comment.text, author comment.author', () => {
+    const comment = dataCenterComment('/review', dataCenterUser);
+    expect(isCommandEvent('pr:comment:added', comment)).toBe(true);
+    expect(isCommandEvent('pr:comment:edited', comment)).toBe(false);
+    expect(deliveryCommand(['/review'], 'pr:comment:added', comment)).toEqual({
+      name: '/review',
+      args: '',
+    });
+    expect(commentAuthor('pr:comment:added', comment)).toBe('gopher');
+  });
+
+  it("finds the marker in each sender's body, Bitbucket's link definition included", () => {
+    const hidden = `Done.\n\n[//]: # (${gatewayMarker('d-2')})`;
+    expect(isOwnComment('issue_comment', giteaComment(hidden), {}, 'gitea')).toBe(true);
+    expect(isOwnComment('pullrequest:comment_created', cloudComment(hidden, cloudUser))).toBe(true);
+    expect(isOwnComment('pullrequest:comment_updated', cloudComment(hidden, cloudUser))).toBe(true);
+    expect(isOwnComment('pr:comment:added', dataCenterComment(hidden, dataCenterUser))).toBe(true);
+    expect(isOwnComment('pr:comment:edited', dataCenterComment('hi', dataCenterUser))).toBe(false);
+  });
+
+  it("knows each platform's own account, and keeps Gitea's apart from the forge's", () => {
+    const comment = giteaComment('thanks', 'review-bot');
+    expect(isOwnComment('issue_comment', comment, { gitea: ['review-bot'] }, 'gitea')).toBe(true);
+    // A forge account of the same name is another account on another platform.
+    expect(isOwnComment('issue_comment', comment, { forge: 'review-bot' }, 'gitea')).toBe(false);
+    expect(isOwnComment('issue_comment', comment, { gitea: ['review-bot'] }, 'forge')).toBe(false);
+    // No scheme verified it (an open route): either platform's account counts.
+    expect(isOwnComment('issue_comment', comment, { gitea: ['review-bot'] })).toBe(true);
+    const cloud = cloudComment('thanks', cloudUser);
+    for (const name of ['{a5-4f}', '557058:aa', 'emma']) {
+      expect(isOwnComment('pullrequest:comment_created', cloud, { bitbucket: [name] })).toBe(true);
+    }
+    expect(isOwnComment('pullrequest:comment_created', cloud, { forge: 'emma' })).toBe(false);
+    const dataCenter = dataCenterComment('thanks', dataCenterUser);
+    expect(isOwnComment('pr:comment:added', dataCenter, { bitbucket: ['gopher'] })).toBe(true);
+    expect(isOwnComment('pr:comment:added', dataCenter, { bitbucket: ['emma'] })).toBe(false);
+  });
+});

@@ -69,6 +69,8 @@ export interface FilterRequest {
   payload: JsonObject;
   /** The request's headers (lower-case names), for filters on `headers.<name>`. */
   headers: IncomingHttpHeaders;
+  /** The auth scheme that verified the request (`forge`, `gitea`…), none on an open route. */
+  authScheme?: string;
 }
 
 /** Why a delivery is ignored: `events`, `actions`, `filters` or a plugin's own word. */

@@ -223,6 +223,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
       action,
       payload,
       headers: ctx.req.headers,
+      ...(verdict ? { authScheme: verdict.scheme } : {}),
     });
     if (ignored) {
       log.debug(

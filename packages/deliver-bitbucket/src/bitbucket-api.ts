@@ -1,38 +1,23 @@
 /**
  * The Bitbucket Cloud REST API calls the targets make, under `/2.0` with
  * `Authorization: Bearer …`: a pull request's comments (list, create, inline, edit, delete,
- * resolve), the token's account, the pull request itself, its diff and the diff between two
- * commits, a file at a commit, and a commit's build status. Each call waits out 429s (target-kit's `callRest`); any other
- * failure throws a `BitbucketApiError` that says what to fix and never shows the token. Every
- * body the gateway writes has its hidden markers written the Bitbucket way (`hideMarkers`).
+ * resolve), the pull request itself, its diff and the diff between two commits, a file at a commit, and a
+ * commit's build status. Each call goes through `rest-client.ts` (429s waited out, a failure a
+ * `BitbucketApiError` that never shows the token). Every body the gateway writes has its hidden
+ * markers written the Bitbucket way (`hideMarkers`).
  */
-import type { Logger } from '@webhook-gateway/core';
-import {
-  bodyExcerpt,
-  callTokenRest,
-  redact,
-  serverErrorReason,
-  type HttpTargetOptions,
-  type ServiceAnswer,
-  type ServiceRequest,
-} from '@webhook-gateway/target-kit';
 import { z } from 'zod';
 import { hideMarkers } from './markers.js';
-import type { BitbucketConnection } from './settings.js';
+import {
+  BitbucketApiError,
+  bitbucketCall,
+  sameOrigin,
+  type BitbucketCallContext,
+  type BitbucketDialect,
+} from './rest-client.js';
 
-const SERVICE = 'Bitbucket';
 /** Pages followed at most (a runaway `next` stops here). */
 const MAX_PAGES = 100;
-
-/** A failed call: the HTTP status, for callers that read one (a refused inline comment). */
-export class BitbucketApiError extends Error {
-  readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.name = 'BitbucketApiError';
-    this.status = status;
-  }
-}
 
 const commentSchema = z.object({
   id: z.number(),
@@ -53,13 +38,6 @@ const commentSchema = z.object({
 });
 export type BitbucketComment = z.infer<typeof commentSchema>;
 
-const accountSchema = z.object({
-  uuid: z.string().min(1),
-  account_id: z.string().nullish(),
-  nickname: z.string().nullish(),
-});
-export type BitbucketAccount = z.infer<typeof accountSchema>;
-
 const pageSchema = z.object({ values: z.array(commentSchema), next: z.string().optional() });
 const createdSchema = z.object({ id: z.number() });
 
@@ -72,15 +50,6 @@ export interface BitbucketBuildStatus {
   description: string;
 }
 
-export interface BitbucketCallContext {
-  connection: BitbucketConnection;
-  options: HttpTargetOptions;
-  signal: AbortSignal;
-  log: Logger;
-  /** The target, first in every error (`bitbucket_comment`). */
-  target: string;
-}
-
 /** `workspace/repo_slug` as two escaped path segments. */
 function repoPath(repo: string): string {
   return repo
@@ -89,65 +58,20 @@ function repoPath(repo: string): string {
     .join('/');
 }
 
-/** Bitbucket's own words for a refusal (`{ error: { message } }`), else a short excerpt. */
-function bitbucketMessage(body: unknown): string {
-  const parsed = z.object({ error: z.object({ message: z.string().min(1) }) }).safeParse(body);
-  return parsed.success ? parsed.data.error.message : bodyExcerpt(body);
-}
-
-function hint(status: number): string {
-  if (status === 401) return ' (check platforms.bitbucket.token)';
-  if (status === 403) return " (the token may not write to this repository's pull requests)";
-  if (status === 404) {
-    return " (check the route's deliver_extra.repo and pr_number, and that the token can see the repository)";
-  }
-  return '';
-}
-
-/** True for an address on the API's own origin: the token goes only where it was configured to. */
-function sameOrigin(url: string, apiBase: string): boolean {
-  return new URL(url, apiBase).origin === new URL(apiBase).origin;
-}
+/** Bitbucket Cloud: its refusals say `{ error: { message } }`. */
+const CLOUD: BitbucketDialect = {
+  service: 'Bitbucket',
+  tokenKey: 'platforms.bitbucket.token',
+  message(body) {
+    const parsed = z.object({ error: z.object({ message: z.string().min(1) }) }).safeParse(body);
+    return parsed.success ? parsed.data.error.message : undefined;
+  },
+};
 
 /** The calls, bound to one connection and delivery. */
 export function bitbucketApi(context: BitbucketCallContext) {
   const { connection } = context;
-  const secrets = [connection.token];
-  const rest = {
-    service: SERVICE,
-    target: context.target,
-    options: context.options,
-    signal: context.signal,
-    log: context.log,
-    authorization: `Bearer ${connection.token}`,
-    token: connection.token,
-  };
-
-  async function call(
-    method: ServiceRequest['method'],
-    path: string,
-    body?: unknown,
-    url = `${connection.apiBase}${path}`,
-  ): Promise<ServiceAnswer> {
-    const answer = await callTokenRest(rest, method, url, body);
-    if (answer.status >= 200 && answer.status < 300) return answer;
-    // The diff endpoint answers with a redirect to the repository's diff: followed on the API's
-    // own origin only.
-    const location = answer.headers.get('location');
-    if (answer.status >= 300 && answer.status < 400 && location && method === 'GET') {
-      if (sameOrigin(location, connection.apiBase)) {
-        return call(method, path, body, new URL(location, connection.apiBase).toString());
-      }
-    }
-    const reason =
-      answer.status >= 500
-        ? serverErrorReason(SERVICE, answer.status)
-        : `Bitbucket answered HTTP ${answer.status}: ${bitbucketMessage(answer.body)}${hint(answer.status)}`;
-    throw new BitbucketApiError(
-      redact(`${context.target}: ${method} ${path} failed: ${reason}`, secrets),
-      answer.status,
-    );
-  }
+  const call = bitbucketCall(context, CLOUD);
 
   const comments = (repo: string, id: number) =>
     `/repositories/${repoPath(repo)}/pullrequests/${id}/comments`;
@@ -159,7 +83,9 @@ export function bitbucketApi(context: BitbucketCallContext) {
       const found: BitbucketComment[] = [];
       let url: string | undefined = `${connection.apiBase}${path}`;
       for (let page = 0; url !== undefined && page < MAX_PAGES; page++) {
-        const { values, next } = pageSchema.parse((await call('GET', path, undefined, url)).body);
+        const { values, next } = pageSchema.parse(
+          (await call('GET', path, undefined, { url })).body,
+        );
         found.push(...values.filter((comment) => comment.deleted !== true));
         url = next !== undefined && sameOrigin(next, connection.apiBase) ? next : undefined;
       }
@@ -197,10 +123,6 @@ export function bitbucketApi(context: BitbucketCallContext) {
         if (error instanceof BitbucketApiError && error.status === 409) return;
         throw error;
       }
-    },
-    /** The token's account (`GET /user`). */
-    async currentUser(): Promise<BitbucketAccount> {
-      return accountSchema.parse((await call('GET', '/user')).body);
     },
     /** The pull request's unified diff (`GET …/pullrequests/{id}/diff`, redirect followed). */
     async pullRequestDiff(repo: string, id: number): Promise<string> {

@@ -1,11 +1,12 @@
 /**
- * `deliver_extra.check: true` on Bitbucket Cloud: the review's check as a build status
- * (`POST …/commit/{node}/statuses/build`) on the pull request's head commit, key
- * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
- * set, else to the pull request (Bitbucket requires a link). What to say when is
- * `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when an attempt starts and the
- * end of a delivery without its review, from the plugin's hooks (`setBitbucketCheck`); the
- * conclusion once the review is posted, from the target (`withBuildStatus`).
+ * `deliver_extra.check: true` on Bitbucket: the review's check as a build status on the pull
+ * request's head commit (Cloud: `POST …/commit/{node}/statuses/build`; Data Center:
+ * `POST …/commits/{commitId}/builds`), key `webhook-gateway/<route>`, linking to the delivery's
+ * dashboard page when its public address is set, else to the pull request (Bitbucket requires a
+ * link). What to say when is `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when
+ * an attempt starts and the end of a delivery without its review, from the plugin's hooks
+ * (`setBitbucketCheck`); the conclusion once the review is posted, from the target
+ * (`withBuildStatus`).
  */
 import {
   errorMessage,
@@ -21,11 +22,12 @@ import {
   type CheckStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { bitbucketApi, type BitbucketApi, type BitbucketBuildStatus } from './bitbucket-api.js';
-import { resolveBitbucketPullRequest, type BitbucketPullRequest } from './pull-request.js';
-import { bitbucketConnection, type BitbucketSettings } from './settings.js';
+import { pullRequestCalls, type BitbucketDelivery } from './connect.js';
+import { resolveBitbucketPullRequest } from './pull-request.js';
+import type { BuildStatus } from './pull-request-calls.js';
+import type { BitbucketSettings } from './settings.js';
 
-const STATES: Record<CheckStatus['state'], BitbucketBuildStatus['state']> = {
+const STATES: Record<CheckStatus['state'], BuildStatus['state']> = {
   pending: 'INPROGRESS',
   success: 'SUCCESSFUL',
   failure: 'FAILED',
@@ -34,32 +36,29 @@ const STATES: Record<CheckStatus['state'], BitbucketBuildStatus['state']> = {
 /** The build status of `status` for the delivery, on the pull request's head commit. */
 function buildStatus(
   request: Pick<DeliverRequest, 'config'> & { delivery: { id: string; route: string } },
-  pullRequest: BitbucketPullRequest,
+  page: string,
   status: CheckStatus,
-): BitbucketBuildStatus {
+): BuildStatus {
   const key = checkName(request.delivery.route);
-  const { repo, id } = pullRequest;
   const url =
     dashboardPage(request.config.platforms.webhook.extra.admin?.public_url, request.delivery.id) ??
-    pullRequest.url ??
-    `https://bitbucket.org/${repo}/pull-requests/${id}`;
+    page;
   return { key, name: key, state: STATES[status.state], url, description: status.description };
 }
 
 /** Runs `post`; with `check: true`, then ends the check with the agent's conclusion. */
 export function withBuildStatus(
   request: DeliverRequest,
-  api: BitbucketApi,
-  pullRequest: BitbucketPullRequest,
+  { calls, pullRequest }: BitbucketDelivery,
   target: string,
   post: () => Promise<readonly LineComment[]>,
 ): Promise<void> {
-  const { repo, headSha } = pullRequest;
+  const { headSha } = pullRequest;
   const setStatus =
     headSha === undefined
       ? undefined
       : (status: CheckStatus) =>
-          api.postBuildStatus(repo, headSha, buildStatus(request, pullRequest, status));
+          calls.setBuildStatus(headSha, buildStatus(request, calls.page, status));
   return withCheckStatus(request, target, setStatus, post);
 }
 
@@ -75,23 +74,14 @@ export async function setBitbucketCheck(
 ): Promise<void> {
   const target = request.routeConfig.deliver;
   try {
-    const found = bitbucketConnection(settings);
-    if (!found.ok) return;
     const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
     const pullRequest = resolveBitbucketPullRequest(target, extra, request.delivery.payload);
     if (pullRequest.headSha === undefined) return;
-    const api = bitbucketApi({
-      connection: found.connection,
-      options,
-      signal: request.signal,
-      log: request.log,
-      target,
-    });
-    await api.postBuildStatus(
-      pullRequest.repo,
-      pullRequest.headSha,
-      buildStatus(request, pullRequest, status),
-    );
+    const site = { options, signal: request.signal, log: request.log, target };
+    const found = pullRequestCalls(pullRequest, settings, site);
+    if (!found.ok) return;
+    const { calls } = found.delivery;
+    await calls.setBuildStatus(pullRequest.headSha, buildStatus(request, calls.page, status));
   } catch (error) {
     request.log.warn(
       { target, state: status.state, err: errorMessage(error) },

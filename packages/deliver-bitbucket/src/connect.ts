@@ -1,18 +1,56 @@
-/** What every Bitbucket delivery starts with: its settings checked, its pull request and its calls. */
-import type { DeliverRequest } from '@webhook-gateway/core';
+/**
+ * What every Bitbucket delivery starts with: its pull request, the Bitbucket it is on (Cloud or
+ * Data Center, told by the payload), that Bitbucket's settings checked, and its calls.
+ */
+import type { DeliverRequest, Logger } from '@webhook-gateway/core';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { bitbucketApi, type BitbucketApi } from './bitbucket-api.js';
+import { cloudPullRequestCalls } from './cloud-calls.js';
+import { dataCenterPullRequestCalls } from './data-center-calls.js';
 import { resolveBitbucketPullRequest, type BitbucketPullRequest } from './pull-request.js';
-import { bitbucketConnection, type BitbucketSettings } from './settings.js';
+import type { BitbucketPullRequestCalls } from './pull-request-calls.js';
+import { bitbucketConnection, dataCenterConnection, type BitbucketSettings } from './settings.js';
 
 export interface BitbucketDelivery {
-  api: BitbucketApi;
+  calls: BitbucketPullRequestCalls;
   pullRequest: BitbucketPullRequest;
+  /** That Bitbucket's `bot` setting: whose marked comments are the route's own. */
+  bot: string | undefined;
+}
+
+interface CallSite {
+  options: HttpTargetOptions;
+  signal: AbortSignal;
+  log: Logger;
+  target: string;
 }
 
 /**
- * The delivery's pull request and API. Throws, not to be retried, when `platforms.bitbucket` has
- * no token (a dynamic subscription may name the target although no route does).
+ * The calls on `pullRequest`, on the Bitbucket it is on; or the key under `platforms.bitbucket`
+ * that Bitbucket needs and is not set.
+ */
+export function pullRequestCalls(
+  pullRequest: BitbucketPullRequest,
+  settings: BitbucketSettings,
+  site: CallSite,
+): { ok: true; delivery: BitbucketDelivery } | { ok: false; missing: string } {
+  if (pullRequest.flavour === 'data-center') {
+    const found = dataCenterConnection(settings);
+    if (!found.ok) return found;
+    const calls = dataCenterPullRequestCalls(
+      { ...site, connection: found.connection },
+      pullRequest,
+    );
+    return { ok: true, delivery: { calls, pullRequest, bot: settings.data_center?.bot } };
+  }
+  const found = bitbucketConnection(settings);
+  if (!found.ok) return found;
+  const calls = cloudPullRequestCalls({ ...site, connection: found.connection }, pullRequest);
+  return { ok: true, delivery: { calls, pullRequest, bot: settings.bot } };
+}
+
+/**
+ * The delivery's pull request and calls. Throws, not to be retried, when its Bitbucket's settings
+ * lack the token or address (a dynamic subscription may name the target although no route does).
  */
 export function connectBitbucket(
   request: DeliverRequest,
@@ -20,20 +58,14 @@ export function connectBitbucket(
   options: HttpTargetOptions,
   target: string,
 ): BitbucketDelivery {
-  const found = bitbucketConnection(settings);
+  const pullRequest = resolveBitbucketPullRequest(target, request.extra, request.delivery.payload);
+  const site = { options, signal: request.signal, log: request.log, target };
+  const found = pullRequestCalls(pullRequest, settings, site);
   if (!found.ok) {
     throw Object.assign(
       new Error(`${target}: cannot deliver: platforms.bitbucket.${found.missing} is not set`),
       { retryable: false },
     );
   }
-  const pullRequest = resolveBitbucketPullRequest(target, request.extra, request.delivery.payload);
-  const api = bitbucketApi({
-    connection: found.connection,
-    options,
-    signal: request.signal,
-    log: request.log,
-    target,
-  });
-  return { api, pullRequest };
+  return found.delivery;
 }

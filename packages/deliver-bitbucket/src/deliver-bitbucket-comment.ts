@@ -1,7 +1,7 @@
 /**
- * The `bitbucket_comment` target: the answer as a comment on a Bitbucket Cloud pull request, split
- * at the comment limit; with `deliver_extra.mode: update`, the route's one living comment, found
- * again by its (hidden) marker.
+ * The `bitbucket_comment` target: the answer as a comment on a Bitbucket Cloud or Data Center
+ * pull request, split at that Bitbucket's comment limit; with `deliver_extra.mode: update`, the
+ * route's one living comment, found again by its (hidden) marker.
  */
 import type { DeliverRequest } from '@webhook-gateway/core';
 import {
@@ -13,15 +13,8 @@ import {
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { withBuildStatus } from './commit-status.js';
 import { connectBitbucket } from './connect.js';
-import { bitbucketLivingCommentApi } from './living-comment.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_COMMENT_TARGET } from './target-names.js';
-
-/**
- * Bitbucket documents no length limit for a comment; the gateway splits at 32,768 characters,
- * less room for the markers it rewrites as link definitions (`hideMarkers`).
- */
-export const BITBUCKET_COMMENT_LIMIT = 32_768 - 64;
 
 /** Posts (or, with `mode: update`, edits) the answer; throws so the worker retries. */
 export async function deliverBitbucketComment(
@@ -31,22 +24,24 @@ export async function deliverBitbucketComment(
 ): Promise<void> {
   const target = BITBUCKET_COMMENT_TARGET;
   const mode = commentMode(target, request.extra);
-  const { api, pullRequest } = connectBitbucket(request, settings, options, target);
+  const delivery = connectBitbucket(request, settings, options, target);
+  const { calls, pullRequest } = delivery;
+  const limit = calls.commentLimit;
   const where = { target, repo: pullRequest.repo, pr_number: pullRequest.id };
-  await withBuildStatus(request, api, pullRequest, target, async () => {
+  await withBuildStatus(request, delivery, target, async () => {
     const deliveryId = request.delivery.deliveryId;
     if (mode === 'update') {
       const route = request.delivery.route;
       const outcome = await updateLivingComment(
-        bitbucketLivingCommentApi(api, pullRequest, settings.bot),
+        calls.livingComments(delivery.bot),
         route,
-        commentBodies(request.answer, livingPartLimit(BITBUCKET_COMMENT_LIMIT, route), deliveryId),
+        commentBodies(request.answer, livingPartLimit(limit, route), deliveryId),
       );
       request.log.info({ ...where, ...outcome }, 'updated the living pull request comment');
       return [];
     }
-    const bodies = commentBodies(request.answer, BITBUCKET_COMMENT_LIMIT, deliveryId);
-    for (const body of bodies) await api.postComment(pullRequest.repo, pullRequest.id, body);
+    const bodies = commentBodies(request.answer, limit, deliveryId);
+    for (const body of bodies) await calls.postComment(body);
     request.log.info(
       { ...where, comments: bodies.length },
       'posted the answer as a pull request comment',

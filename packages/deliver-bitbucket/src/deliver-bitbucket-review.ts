@@ -1,13 +1,14 @@
 /**
- * The `bitbucket_review` target: each line comment as an inline pull request comment
- * (`inline: { path, to }`, `to` the line of the new file), then the summary as a comment.
- * Bitbucket Cloud has no review object. A comment whose line the diff does not show, or that
- * Bitbucket refuses (`400`), goes into the summary as text: never dropped. With the journal's
- * findings, a finding already posted on the pull request is not posted again, and a fixed one's
- * thread is resolved.
+ * The `bitbucket_review` target: each line comment on its line of the new file (Cloud: an inline
+ * comment, `inline: { path, to }`; Data Center: a comment with an `anchor`), then the summary as
+ * a comment. Neither Bitbucket has a review object to post at once. A comment whose line the diff
+ * does not show, or that Bitbucket refuses (`400`, `409`, `422`), goes into the summary as text:
+ * never dropped. On Cloud, with the journal's findings, a finding already posted on the pull
+ * request is not posted again, and a fixed one's thread is resolved.
  */
 import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import {
+  addedLinesByPath,
   bodyWithMovedComments,
   commentBodies,
   diffLinesByPath,
@@ -18,11 +19,9 @@ import {
   splitByDiff,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { BitbucketApiError } from './bitbucket-api.js';
 import { withBuildStatus } from './commit-status.js';
 import { connectBitbucket } from './connect.js';
-import { BITBUCKET_COMMENT_LIMIT } from './deliver-bitbucket-comment.js';
-import { bitbucketFindingThreads } from './finding-threads.js';
+import { BitbucketApiError } from './rest-client.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_REVIEW_TARGET } from './target-names.js';
 
@@ -37,34 +36,31 @@ export interface BitbucketReviewOutcome {
   findings?: FindingCounts;
 }
 
+/** Bitbucket refusing a line comment's place: Cloud says 400 or 422, Data Center 400 or 409. */
 function isRefused(error: unknown): boolean {
-  return error instanceof BitbucketApiError && (error.status === 400 || error.status === 422);
+  return error instanceof BitbucketApiError && [400, 409, 422].includes(error.status);
 }
 
-/** Posts the inline comments and the summary; throws so the worker retries (all posted again). */
+/** Posts the line comments and the summary; throws so the worker retries (all posted again). */
 export async function deliverBitbucketReview(
   request: DeliverRequest,
   settings: BitbucketSettings,
   options: HttpTargetOptions,
 ): Promise<BitbucketReviewOutcome> {
   const target = BITBUCKET_REVIEW_TARGET;
-  const { api, pullRequest } = connectBitbucket(request, settings, options, target);
-  const { repo, id } = pullRequest;
+  const delivery = connectBitbucket(request, settings, options, target);
+  const { calls, pullRequest } = delivery;
   const deliveryId = request.delivery.deliveryId;
-  // With the journal's findings: only new findings are posted, fixed ones' threads resolved.
-  const journal = findingsJournalOf(request);
+  // With the journal's findings (Cloud): only new findings are posted, fixed ones' threads resolved.
+  const threads = calls.findingThreads?.(delivery.bot);
+  const journal = threads && findingsJournalOf(request);
   let outcome: BitbucketReviewOutcome = { onLines: 0, moved: 0, summaryComments: 0 };
-  await withBuildStatus(request, api, pullRequest, target, async () => {
-    const diff =
-      request.lineComments.length === 0 && !journal ? '' : await api.pullRequestDiff(repo, id);
-    const remembered = journal
-      ? await rememberFindings(
-          request,
-          journal,
-          bitbucketFindingThreads(api, pullRequest, settings.bot),
-          diffLineTextsByPath(diff),
-        )
-      : undefined;
+  await withBuildStatus(request, delivery, target, async () => {
+    const diff = request.lineComments.length === 0 && !journal ? '' : await calls.diff();
+    const remembered =
+      journal && threads
+        ? await rememberFindings(request, journal, threads, diffLineTextsByPath(diff))
+        : undefined;
     const comments = remembered ? remembered.comments : request.lineComments;
     // Remembered comments outside the diff are known already: only new findings go on lines.
     const { inDiff, outside } = remembered
@@ -73,14 +69,16 @@ export async function deliverBitbucketReview(
           outside: comments.filter((comment) => !remembered.fingerprints.has(comment)),
         }
       : splitByDiff(comments, diffLinesByPath(diff));
+    const added = addedLinesByPath(diff);
     const moved: LineComment[] = [...outside];
     const placed: LineComment[] = [];
     for (const comment of inDiff) {
       const fingerprint = remembered?.fingerprints.get(comment);
       try {
-        await api.postComment(repo, id, markedLineCommentBody(comment, deliveryId, fingerprint), {
+        await calls.postLineComment(markedLineCommentBody(comment, deliveryId, fingerprint), {
           path: comment.path,
-          to: comment.line,
+          line: comment.line,
+          added: added.get(comment.path)?.has(comment.line) === true,
         });
         placed.push(comment);
       } catch (error) {
@@ -95,10 +93,10 @@ export async function deliverBitbucketReview(
     const movedInOrder = comments.filter((comment) => moved.includes(comment));
     const bodies = commentBodies(
       bodyWithMovedComments(remembered ? remembered.summary : request.summary, movedInOrder),
-      BITBUCKET_COMMENT_LIMIT,
+      calls.commentLimit,
       deliveryId,
     );
-    for (const body of bodies) await api.postComment(repo, id, body);
+    for (const body of bodies) await calls.postComment(body);
     outcome = {
       onLines: placed.length,
       moved: moved.length,
@@ -108,8 +106,8 @@ export async function deliverBitbucketReview(
     return placed;
   });
   request.log.info(
-    { target, repo, pr_number: id, ...outcome },
-    'posted the answer as inline pull request comments and a summary',
+    { target, repo: pullRequest.repo, pr_number: pullRequest.id, ...outcome },
+    'posted the answer as line comments and a summary',
   );
   return outcome;
 }

@@ -131,11 +131,13 @@ describe('bitbucket_comment', () => {
     expect(error.message).not.toContain('wrong-bitbucket-token');
   });
 
-  it('refuses a Data Center payload, naming what to set', async () => {
+  it('fails a Data Center payload without platforms.bitbucket.data_center, naming the key', async () => {
     const bitbucket = await startFake();
     await expect(
       comment(bitbucket, { payload: fixture('bitbucket/pr_opened.json') }),
-    ).rejects.toThrow(/bitbucket_comment: .*these targets speak Cloud's API/);
+    ).rejects.toThrow(
+      'bitbucket_comment: cannot deliver: platforms.bitbucket.data_center.base_url is not set',
+    );
     expect(bitbucket.requests).toHaveLength(0);
   });
 });

@@ -11,17 +11,22 @@ import {
   type FindingThreads,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import { errorMessage, findingMarkersIn } from '@webhook-gateway/core';
+import { cloudTokenAccount } from './account-calls.js';
 import type { BitbucketApi, BitbucketComment } from './bitbucket-api.js';
 import { writtenBy } from './living-comment.js';
 import type { BitbucketPullRequest } from './pull-request.js';
+import type { BitbucketCallContext } from './rest-client.js';
 
 /** Replies nest at most this deep before the walk to their thread's first comment gives up. */
 const MAX_DEPTH = 100;
 
-/** The token's account; an access token that may not read it needs `platforms.bitbucket.bot`. */
-async function ownAccount(api: BitbucketApi): Promise<string> {
+/**
+ * The token's account's names; an access token's bot user may not read it (Atlassian's
+ * BCLOUD-23528) and needs `platforms.bitbucket.bot`.
+ */
+async function ownAccount(context: BitbucketCallContext): Promise<string[]> {
   try {
-    return (await api.currentUser()).uuid;
+    return await cloudTokenAccount(context);
   } catch (error) {
     throw new Error(
       `cannot tell the gateway's own comments: set platforms.bitbucket.bot (${errorMessage(error)})`,
@@ -32,12 +37,14 @@ async function ownAccount(api: BitbucketApi): Promise<string> {
 /** The gateway's finding threads on `pullRequest`, read and resolved through the REST API. */
 export function bitbucketFindingThreads(
   api: BitbucketApi,
+  context: BitbucketCallContext,
   { repo, id }: BitbucketPullRequest,
   bot: string | undefined,
 ): FindingThreads {
   return {
     async read(trusted) {
-      const own = bot ?? (await ownAccount(api));
+      const names = bot === undefined ? await ownAccount(context) : [bot];
+      const mine = (comment: BitbucketComment) => names.some((name) => writtenBy(comment, name));
       const comments = await api.listComments(repo, id);
       const byId = new Map(comments.map((comment) => [comment.id, comment]));
       /** The id of the first comment of the thread `comment` is in. */
@@ -52,7 +59,7 @@ export function bitbucketFindingThreads(
       };
       const threads = new Map<string, FindingThread>();
       for (const first of comments) {
-        if (first.parent || !first.inline || !writtenBy(first, own)) continue;
+        if (first.parent || !first.inline || !mine(first)) continue;
         const fingerprint = findingMarkersIn(first.content.raw).find((found) => trusted.has(found));
         if (fingerprint === undefined || threads.has(fingerprint)) continue;
         threads.set(fingerprint, {
@@ -61,7 +68,7 @@ export function bitbucketFindingThreads(
           dismissed: comments.some(
             (reply) =>
               reply.parent &&
-              !writtenBy(reply, own) &&
+              !mine(reply) &&
               rootOf(reply) === first.id &&
               isDismissal(reply.content.raw),
           ),

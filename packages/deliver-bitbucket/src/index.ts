@@ -1,22 +1,30 @@
 /**
  * @webhook-gateway/deliver-bitbucket: the `bitbucket_comment` and `bitbucket_review` targets,
- * answering on Bitbucket Cloud pull requests through its REST API (`/2.0`), the review context
- * of Bitbucket Cloud deliveries (`reviewContext`), and the `platforms.bitbucket` slice they read.
+ * answering on Bitbucket Cloud (`/2.0`) and Bitbucket Data Center (`/rest/api/1.0`) pull
+ * requests through their REST APIs, the review context of both's deliveries (`reviewContext`),
+ * the `platforms.bitbucket` slice they read, and for
+ * Bitbucket's comments the command routes' permission check and the loop guard's account.
  */
 import {
   definePlugin,
+  isCommentEvent,
   lazyTap,
   settingsIn,
   type DeliveryStateRequest,
+  type RouteConfig,
 } from '@webhook-gateway/core';
 import {
   checkIsOn,
   endWithoutReview,
+  loopCanStart,
   PENDING_STATUS,
+  PermissionCache,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
+import type { BitbucketOwnAccounts } from './own-account.js';
+import { isBitbucketSender, isCloudPayload } from './sender.js';
 import { bitbucketSettingsSchema } from './settings.js';
 import {
   BITBUCKET_COMMENT_TARGET,
@@ -44,7 +52,9 @@ const platforms = { bitbucket: bitbucketSettingsSchema };
  * @example
  * // config.yaml
  * // platforms:
- * //   bitbucket: { token: "${BITBUCKET_TOKEN}" }
+ * //   bitbucket: { token: "${BITBUCKET_TOKEN}" }  # Cloud
+ * //   # Data Center: bitbucket: { data_center: { base_url: https://bitbucket.example.com,
+ * //   #   token: "${BITBUCKET_DATA_CENTER_TOKEN}" } }
  * //   webhook: { extra: { routes: { reviews: { deliver: bitbucket_comment,
  * //     deliver_extra: { mode: update } } } } }
  */
@@ -53,10 +63,10 @@ const bitbucketPlugin = definePlugin({
   provides: { targets: [BITBUCKET_COMMENT_TARGET, BITBUCKET_REVIEW_TARGET] },
   platforms,
   options: httpTargetOptionsSchema,
-  // At start, at reload and by `config validate`: a route delivering to Bitbucket without a
-  // token, or with a mode that is not `new` or `update`.
+  // At start, at reload and by `config validate`: a route delivering to Bitbucket without the
+  // token (or Data Center's address) its events need, or with a mode that is not `new` or `update`.
   check: (config) => bitbucketConfigProblems(settingsIn({ platforms }, config).bitbucket, config),
-  setup({ hooks }, options) {
+  setup({ hooks, log, config, serving, settings }, options) {
     const deliverComment = lazyTap(
       () => import('./deliver-bitbucket-comment.js'),
       'deliverBitbucketComment',
@@ -89,9 +99,43 @@ const bitbucketPlugin = definePlugin({
       const settings = settingsIn({ platforms }, request.config).bitbucket;
       return prepareBitbucketReviewContext(request, settings, options, baseFiles);
     });
+    // Command routes: a Cloud commenter's permission on the repository, asked in the worker
+    // before the agent runs, for Bitbucket's deliveries (the forge plugin asks for the forge's).
+    const checkPermission = lazyTap(
+      () => import('./command-permission.js'),
+      'checkBitbucketCommandPermission',
+    );
+    const permissions = new PermissionCache();
+    hooks.admit.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      const { delivery, routeConfig } = request;
+      if ((routeConfig.commands ?? []).length === 0) return undefined;
+      if (!isBitbucketSender(delivery.authScheme, delivery.event, routeConfig.deliver)) {
+        return undefined;
+      }
+      const bitbucket = settingsIn({ platforms }, request.config).bitbucket;
+      return checkPermission(request, bitbucket, options, permissions);
+    });
+    // Loop guard: Cloud comments the token's account wrote (`GET /user`, once per token) or
+    // `bot`, on the routes where a loop can start: command routes, those answering on Bitbucket.
+    const targets: readonly string[] = BITBUCKET_TARGETS;
+    let ownAccounts: BitbucketOwnAccounts | undefined;
+    const ownAccountsNow = async () => {
+      const { BitbucketOwnAccounts } = await import('./own-account.js');
+      ownAccounts ??= new BitbucketOwnAccounts(options, log);
+      return ownAccounts;
+    };
+    const mayLoop = (route: RouteConfig) =>
+      (route.commands ?? []).length > 0 || targets.includes(route.deliver);
+    hooks.filter.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      const { routeConfig, event, payload } = request;
+      if (!mayLoop(routeConfig) || !isCommentEvent(event, payload)) return undefined;
+      if (!isBitbucketSender(request.authScheme, event, routeConfig.deliver)) return undefined;
+      if (!isCloudPayload(payload)) return undefined;
+      const own = await (await ownAccountsNow()).isOwn(request, settings().bitbucket);
+      return own ? { reason: 'self' } : undefined;
+    });
     // check: true: the review's check as a build status, in progress from the attempt's start
     // until the review is out (the target) or the delivery ended without it.
-    const targets: readonly string[] = BITBUCKET_TARGETS;
     const showsCheck = (request: DeliveryStateRequest) =>
       targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setBitbucketCheck');
@@ -104,6 +148,14 @@ const bitbucketPlugin = definePlugin({
       if (!showsCheck(request)) return;
       await setCheck(request, bitbucket(request), options, endWithoutReview(request));
     });
+    // The loop guard's account asked at start, not at the first comment, where a loop can start.
+    if (!serving) return;
+    return {
+      async start() {
+        if (!loopCanStart(config, targets) || settings().bitbucket.token === undefined) return;
+        await (await ownAccountsNow()).names(settings().bitbucket);
+      },
+    };
   },
 });
 

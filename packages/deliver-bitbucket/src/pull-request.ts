@@ -1,8 +1,9 @@
 /**
- * Which pull request a Bitbucket Cloud target answers on: `deliver_extra.repo` /
- * `deliver_extra.pr_number` when the route sets them, else the payload's `repository.full_name`
- * (`workspace/repo_slug`) and `pullrequest.id`, its head commit and page as core reads Bitbucket
- * Cloud's payloads (`pullRequestOf`).
+ * Which pull request a Bitbucket target answers on, and on which Bitbucket: a Data Center
+ * payload names it `pullRequest` (`pr:*` events), a Cloud one `pullrequest`. `deliver_extra.repo`
+ * / `deliver_extra.pr_number` win when the route sets them; else the payload's repository
+ * (Cloud's `repository.full_name`, `workspace/repo_slug`; Data Center's destination repository,
+ * `PROJECT/repo_slug`) and id, with its head commit and page as core reads them (`pullRequestOf`).
  */
 import { pullRequestOf, type JsonObject } from '@webhook-gateway/core';
 import {
@@ -12,9 +13,13 @@ import {
   type TargetField,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 
-/** A pull request on Bitbucket Cloud. */
+/** Bitbucket Cloud (`/2.0`) or Bitbucket Data Center (`/rest/api/1.0`). */
+export type BitbucketFlavour = 'cloud' | 'data-center';
+
+/** A pull request on Bitbucket. */
 export interface BitbucketPullRequest {
-  /** `workspace/repo_slug`. */
+  flavour: BitbucketFlavour;
+  /** `workspace/repo_slug` (Cloud) or `PROJECT/repo_slug` (Data Center). */
   repo: string;
   id: number;
   /** The source branch's head commit, when the payload names it. */
@@ -23,35 +28,64 @@ export interface BitbucketPullRequest {
   url?: string;
 }
 
-/** A Cloud payload's pull request (`pullrequest`); Data Center's `pullRequest` is not one. */
-function cloudPullRequest(payload: JsonObject) {
-  return 'pullrequest' in payload ? pullRequestOf(payload, 'bitbucket') : undefined;
+/**
+ * Data Center when the payload names `pullRequest` (and not Cloud's `pullrequest`), else Cloud.
+ *
+ * @example bitbucketFlavourOf({ eventKey: 'pr:opened', pullRequest: { id: 1 } }) // 'data-center'
+ */
+export function bitbucketFlavourOf(payload: JsonObject): BitbucketFlavour {
+  return 'pullRequest' in payload && !('pullrequest' in payload) ? 'data-center' : 'cloud';
 }
 
-const REPO: TargetField<string> = {
+const REPO_NAME = (value: unknown) =>
+  typeof value === 'string' &&
+  /^[^\s/]+\/[^\s/]+$/.test(value.trim()) &&
+  !/(^|\/)\.\.?(\/|$)/.test(value.trim())
+    ? value.trim()
+    : undefined;
+
+const CLOUD_REPO: TargetField<string> = {
   extraKeys: ['repo'],
   fromPayload: (payload) => payloadField(payload, 'repository.full_name'),
   missing:
     'the payload has no repository.full_name; set deliver_extra.repo (e.g. "{repository.full_name}" or "workspace/repo_slug")',
   example: '{repository.full_name}',
-  parse: (value) =>
-    typeof value === 'string' &&
-    /^[^\s/]+\/[^\s/]+$/.test(value.trim()) &&
-    !/(^|\/)\.\.?(\/|$)/.test(value.trim())
-      ? value.trim()
-      : undefined,
+  parse: REPO_NAME,
   invalid: 'is not a "workspace/repo_slug" name',
 };
 
-const ID: TargetField<number> = {
+const DATA_CENTER_REPO: TargetField<string> = {
+  extraKeys: ['repo'],
+  fromPayload: (payload) => {
+    const found = pullRequestOf(payload, 'bitbucket');
+    return found && { value: found.repo, source: "the payload's pullRequest.toRef.repository" };
+  },
+  missing:
+    'the payload\'s pullRequest.toRef.repository names no project key and slug; set deliver_extra.repo (e.g. "PROJECT/repo_slug")',
+  example: '{pullRequest.toRef.repository.project.key}/{pullRequest.toRef.repository.slug}',
+  parse: REPO_NAME,
+  invalid: 'is not a "PROJECT/repo_slug" name',
+};
+
+const CLOUD_ID: TargetField<number> = {
   extraKeys: ['pr_number'],
   fromPayload: (payload) => {
-    const found = cloudPullRequest(payload);
+    const found = 'pullrequest' in payload ? pullRequestOf(payload, 'bitbucket') : undefined;
     return found && { value: found.number, source: "the payload's pullrequest.id" };
   },
   missing:
-    'the payload has no pullrequest.id, so this event is not about a Bitbucket Cloud pull request (a Data Center payload names pullRequest: these targets speak Cloud\'s API); set deliver_extra.pr_number (e.g. "{pullrequest.id}")',
+    'the payload has no pullrequest.id (nor a Data Center pullRequest.id), so this event is not about a Bitbucket pull request; set deliver_extra.pr_number (e.g. "{pullrequest.id}")',
   example: '{pullrequest.id}',
+  parse: parsePositiveInteger,
+  invalid: 'is not a pull request id (a positive integer)',
+};
+
+const DATA_CENTER_ID: TargetField<number> = {
+  extraKeys: ['pr_number'],
+  fromPayload: (payload) => payloadField(payload, 'pullRequest.id'),
+  missing:
+    'the payload has no pullRequest.id; set deliver_extra.pr_number (e.g. "{pullRequest.id}")',
+  example: '{pullRequest.id}',
   parse: parsePositiveInteger,
   invalid: 'is not a pull request id (a positive integer)',
 };
@@ -62,11 +96,15 @@ export function resolveBitbucketPullRequest(
   extra: Record<string, unknown>,
   payload: JsonObject,
 ): BitbucketPullRequest {
-  // The id first: a Data Center payload is told apart by it, and has no repository.full_name.
-  const id = resolveTargetField(target, ID, extra, payload);
-  const repo = resolveTargetField(target, REPO, extra, payload);
-  const found = cloudPullRequest(payload);
+  const flavour = bitbucketFlavourOf(payload);
+  const cloud = flavour === 'cloud';
+  // The id first: an event about no pull request is told so before its repository is looked for.
+  const id = resolveTargetField(target, cloud ? CLOUD_ID : DATA_CENTER_ID, extra, payload);
+  const repo = resolveTargetField(target, cloud ? CLOUD_REPO : DATA_CENTER_REPO, extra, payload);
+  const found =
+    !cloud || 'pullrequest' in payload ? pullRequestOf(payload, 'bitbucket') : undefined;
   return {
+    flavour,
     repo,
     id,
     ...(found?.headSha ? { headSha: found.headSha } : {}),

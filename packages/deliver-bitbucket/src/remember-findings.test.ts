@@ -12,7 +12,7 @@ import { fixture } from './test-support/fixtures.js';
 const TOKEN = 'bitbucket-access-token-0123';
 const CREATED = fixture('bitbucket/pullrequest_created.json'); // brydzewski/foo#1
 const PULL = 'brydzewski/foo#1';
-const BOT = { uuid: '{bot-uuid}', nickname: 'review-bot' };
+const BOT = { uuid: '{bot-uuid}', account_id: '557058:bot', nickname: 'review-bot' };
 
 const KEPT = { path: 'src/a.ts', body: 'b is unused' };
 const FIXED = { path: 'src/a.ts', body: 'c should be a constant' };
@@ -41,6 +41,8 @@ async function setup(bot?: string, log = capturingLogger().log) {
   const bitbucket = await startFakeBitbucket({
     token: TOKEN,
     bot: BOT,
+    // The token is a user's: GET /user names it.
+    tokenUser: BOT,
     pulls: { [PULL]: { diff: diffOf(['const a = 1;', 'const b = 2;', 'let c = 3;']) } },
     pagelen: 3,
   });

@@ -14,7 +14,8 @@ import {
 } from '@webhook-gateway/deliver-forge-comment/review';
 import { splitDiff } from '@webhook-gateway/review-kit';
 import { z } from 'zod';
-import { BitbucketApiError, type BitbucketApi } from './bitbucket-api.js';
+import type { BitbucketApi } from './bitbucket-api.js';
+import { BitbucketApiError } from './rest-client.js';
 
 /** A pull request as Cloud's webhook payloads and `GET …/pullrequests/{id}` give it. */
 const pullRequestSchema = z.object({

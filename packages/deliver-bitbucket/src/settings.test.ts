@@ -3,6 +3,7 @@ import { ConfigError, parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import plugin, { bitbucketConfigProblems, bitbucketSettingsSchema } from './index.js';
 import { hideMarkers } from './markers.js';
+import { dataCenterConnection } from './settings.js';
 
 function configWith(bitbucket: Record<string, unknown>, route: Record<string, unknown>) {
   return parseConfig(
@@ -40,6 +41,54 @@ describe('platforms.bitbucket', () => {
       'platforms.bitbucket.token',
     ]);
     expect(problems[1]?.message).toContain('route reviews delivers to Bitbucket');
+  });
+});
+
+describe('platforms.bitbucket.data_center', () => {
+  const problemsOf = (bitbucket: Record<string, unknown>, events: string[]) =>
+    bitbucketConfigProblems(
+      bitbucketSettingsSchema.parse(bitbucket),
+      configWith(bitbucket, { deliver: 'bitbucket_review', events }),
+    ).map((problem) => problem.path);
+
+  it("a route hearing Data Center's pr:* events needs data_center, Cloud's pullrequest:* the token", () => {
+    expect(problemsOf({ token: 'cloud' }, ['pr:opened'])).toEqual([
+      'platforms.bitbucket.data_center.base_url',
+    ]);
+    expect(
+      problemsOf({ data_center: { base_url: 'https://bb.example.com' } }, ['pr:opened']),
+    ).toEqual(['platforms.bitbucket.data_center.token']);
+    const dataCenter = { base_url: 'https://bb.example.com', token: 'dc' };
+    expect(problemsOf({ data_center: dataCenter }, ['pr:opened'])).toEqual([]);
+    expect(problemsOf({ data_center: dataCenter }, ['pullrequest:created'])).toEqual([
+      'platforms.bitbucket.token',
+    ]);
+    // A route naming neither Bitbucket's events needs one of them.
+    expect(problemsOf({ data_center: dataCenter }, [])).toEqual([]);
+    expect(problemsOf({}, [])).toEqual(['platforms.bitbucket.token']);
+  });
+
+  it('needs its base_url, and takes an address ending in the API root as the server', () => {
+    try {
+      parseConfig({ platforms: { bitbucket: { data_center: { token: 'x' } } } }, {}, [plugin]);
+      expect.unreachable('the config was accepted');
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      expect(error.problems.map((problem) => problem.path)).toEqual([
+        'platforms.bitbucket.data_center.base_url',
+      ]);
+    }
+    const settings = bitbucketSettingsSchema.parse({
+      data_center: { base_url: 'https://bb.example.com/bitbucket/rest/api/1.0/', token: 't' },
+    });
+    expect(dataCenterConnection(settings)).toEqual({
+      ok: true,
+      connection: {
+        serverUrl: 'https://bb.example.com/bitbucket',
+        apiBase: 'https://bb.example.com/bitbucket/rest/api/1.0',
+        token: 't',
+      },
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
-import { platformsToAsk } from './accounts-to-ask.js';
+import { loopCanStart, platformsToAsk } from './accounts-to-ask.js';
 
 /** A config with one route delivering to `deliver` and hearing `events`. */
 function routeTo(deliver: string, events: string[]) {
@@ -30,5 +30,18 @@ describe('platformsToAsk', () => {
       forge: false,
       altforge: false,
     });
+  });
+});
+
+describe('loopCanStart', () => {
+  it("is true for another forge's targets when their route hears its comment events", () => {
+    const gitea = ['gitea_comment', 'gitea_review'];
+    expect(loopCanStart(routeTo('gitea_comment', ['issue_comment']), gitea)).toBe(true);
+    expect(loopCanStart(routeTo('gitea_review', ['pull_request']), gitea)).toBe(false);
+    const bitbucket = ['bitbucket_comment'];
+    expect(loopCanStart(routeTo('bitbucket_comment', ['pr:comment:added']), bitbucket)).toBe(true);
+    expect(loopCanStart(routeTo('bitbucket_comment', ['pullrequest:created']), bitbucket)).toBe(
+      false,
+    );
   });
 });

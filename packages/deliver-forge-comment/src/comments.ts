@@ -3,8 +3,9 @@
  * for the plugins that answer other forges over their REST APIs (Gitea, Bitbucket): the living
  * comment found by its marker, the comment bodies split at a limit, the line comments a diff can
  * hold, the findings remembered across pushes, and the destination read from `deliver_extra` or
- * the payload. Apart from the entry and
- * `./delivery`, so that importing it loads neither gh nor glab code.
+ * the payload. Apart from the entry and `./delivery`, so that importing it loads neither gh nor
+ * glab code. Also the command routes' permission cache and refusal, and whether a loop can start
+ * (the loop guard asks its account).
  */
 export {
   commentMarker,
@@ -18,6 +19,7 @@ export {
 export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
 export { splitForComments } from './split.js';
 export {
+  addedLinesByPath,
   bodyWithMovedComments,
   commentableLines,
   diffLinesByPath,
@@ -45,3 +47,5 @@ export {
   type FoundValue,
   type TargetField,
 } from './target-field.js';
+export { commandDenied, PermissionCache } from './command-admission.js';
+export { loopCanStart } from './accounts-to-ask.js';

@@ -19,7 +19,7 @@ import type { BaseFiles } from './base-files.js';
 import { installationEvent } from './installation-events.js';
 import { checkSettingProblems } from './check-settings.js';
 import { commentModeProblems } from './living-comment.js';
-import type { PermissionCache } from './permission.js';
+import type { PermissionCache } from './command-admission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema, type ForgeSettings } from './settings.js';
 import {
   ALTFORGE_REVIEW_TARGET,
@@ -102,8 +102,15 @@ const forgeCommentPlugin = definePlugin({
     let permissions: PermissionCache | undefined;
     hooks.admit.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
       if ((request.routeConfig.commands ?? []).length === 0) return undefined;
-      const [{ checkCommandPermission, PermissionCache }, { altforgeApiClient, forgeApiClient }] =
-        await Promise.all([import('./permission.js'), import('./forge-api.js')]);
+      const [
+        { checkCommandPermission },
+        { PermissionCache },
+        { altforgeApiClient, forgeApiClient },
+      ] = await Promise.all([
+        import('./permission.js'),
+        import('./command-admission.js'),
+        import('./forge-api.js'),
+      ]);
       permissions ??= new PermissionCache();
       const slices = settings(request.config);
       return checkCommandPermission(

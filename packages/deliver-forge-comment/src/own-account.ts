@@ -64,7 +64,9 @@ export async function askOwnAccounts(
 /** The `filter` verdict of the loop guard once the accounts are known: `self` for its own comments. */
 export function ownCommentVerdict(
   accounts: OwnAccounts,
-  request: Pick<FilterRequest, 'event' | 'payload'>,
+  request: Pick<FilterRequest, 'event' | 'payload' | 'authScheme'>,
 ): FilterVerdict | undefined {
-  return isOwnComment(request.event, request.payload, accounts) ? { reason: 'self' } : undefined;
+  return isOwnComment(request.event, request.payload, accounts, request.authScheme)
+    ? { reason: 'self' }
+    : undefined;
 }

@@ -9,8 +9,10 @@ import {
   lookupPath,
   type AdmitRefusal,
   type AdmitRequest,
+  type JsonObject,
 } from '@webhook-gateway/core';
 import { z } from 'zod';
+import { commandDenied as denied, type PermissionCache } from './command-admission.js';
 import { askForgeApi, ForgeApiError, type ApiClient } from './forge-api.js';
 
 /** The role a command route asks for (`command_permission`), weakest first. */
@@ -33,35 +35,11 @@ const ALTFORGE_LEVEL: Readonly<Record<CommandPermission, number>> = {
   admin: 50,
 };
 
-/** How long an answer is trusted. */
-const PERMISSION_CACHE_MS = 5 * 60_000;
-
 const forgePermission = z.object({
   permission: z.string(),
   role_name: z.string().optional(),
 });
 const altforgeMember = z.object({ access_level: z.number() });
-
-/** Answers per (platform, repository, user), kept `PERMISSION_CACHE_MS`. */
-export class PermissionCache {
-  private readonly entries = new Map<string, { value: number; expiresAt: number }>();
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async get(key: string, ask: () => Promise<number>): Promise<number> {
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > this.now()) return hit.value;
-    const value = await ask();
-    this.entries.set(key, { value, expiresAt: this.now() + PERMISSION_CACHE_MS });
-    return value;
-  }
-}
-
-function denied(login: string, needed: string, had: string): AdmitRefusal {
-  return {
-    status: 'denied',
-    reason: `permission: ${login} has ${had} on the repository; the route's commands need ${needed}`,
-  };
-}
 
 /** The forge's answer for `login` on `repo`, as a rank of `FORGE_ROLE_RANK`. */
 async function forgeRank(client: ApiClient, repo: string, login: string, signal: AbortSignal) {
@@ -100,6 +78,20 @@ async function altforgeLevel(
   }
 }
 
+/** The senders whose comments their own plugins ask about (`deliver-gitea`, `deliver-bitbucket`). */
+const OTHER_FORGES = new Set(['gitea', 'bitbucket']);
+
+/**
+ * False for a comment another forge's plugin asks about: verified by Gitea's or Bitbucket's
+ * scheme, or on an open route Gitea's (`is_pull`) or Bitbucket's (`pullrequest:`, `pr:` events).
+ * Every other delivery this plugin judges, and refuses when it cannot tell who commented where.
+ */
+function isForgeOrAltforgeComment(event: string, payload: JsonObject, sender?: string): boolean {
+  if (sender !== undefined) return !OTHER_FORGES.has(sender);
+  if (event === 'issue_comment' && typeof payload.is_pull === 'boolean') return false;
+  return !event.startsWith('pullrequest:') && !event.startsWith('pr:');
+}
+
 const RANK_NAME = Object.fromEntries(
   Object.entries(FORGE_ROLE_RANK).map(([name, rank]) => [rank, name]),
 ) as Record<number, string>;
@@ -117,6 +109,9 @@ export async function checkCommandPermission(
 ): Promise<AdmitRefusal | undefined> {
   const { delivery, routeConfig } = request;
   if ((routeConfig.commands ?? []).length === 0) return undefined;
+  if (!isForgeOrAltforgeComment(delivery.event, delivery.payload, delivery.authScheme)) {
+    return undefined;
+  }
   if (!isCommandEvent(delivery.event, delivery.payload)) return undefined;
   const needed: CommandPermission = routeConfig.command_permission ?? 'write';
   const login = commentAuthor(delivery.event, delivery.payload) ?? '(unknown)';

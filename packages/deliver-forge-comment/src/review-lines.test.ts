@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addedLinesByPath,
   bodyWithMovedComments,
   commentableLines,
   diffLinesByPath,
@@ -41,6 +42,26 @@ describe('diffLinesByPath', () => {
     const lines = diffLinesByPath(diff);
     expect([...lines.keys()]).toEqual(['src/new.ts']);
     expect([...(lines.get('src/new.ts') ?? [])]).toEqual([1, 2, 3]);
+  });
+});
+
+describe('addedLinesByPath', () => {
+  it("gives each file's added new-file lines, not its context lines", () => {
+    const diff = [
+      'diff --git a/src/a.ts b/src/a.ts',
+      '--- a/src/a.ts',
+      '+++ b/src/a.ts',
+      '@@ -1,3 +1,3 @@',
+      ' a',
+      '-b',
+      '+B',
+      ' c',
+      '@@ -10,1 +10,2 @@',
+      ' ten',
+      '+eleven',
+      '',
+    ].join('\n');
+    expect([...(addedLinesByPath(diff).get('src/a.ts') ?? [])]).toEqual([2, 11]);
   });
 });
 

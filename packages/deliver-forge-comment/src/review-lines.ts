@@ -179,3 +179,22 @@ export function diffLineTextsByPath(diff: string): Map<string, Map<number, strin
   }
   return lines;
 }
+
+/**
+ * Each changed file's added lines of the new file, by its path after the change: the lines a
+ * forge that tells added from context lines (Bitbucket Data Center's `lineType`) anchors as added.
+ *
+ * @example addedLinesByPath(diff).get('src/a.ts') // Set { 11 }
+ */
+export function addedLinesByPath(diff: string): Map<string, Set<number>> {
+  const lines = new Map<string, Set<number>>();
+  for (const file of parseDiff(diff)) {
+    if (file.deleted || file.to === undefined || file.to === '/dev/null') continue;
+    const added = new Set<number>();
+    for (const chunk of file.chunks) {
+      for (const change of chunk.changes) if (change.type === 'add') added.add(change.ln);
+    }
+    lines.set(file.to, added);
+  }
+  return lines;
+}

@@ -1,9 +1,9 @@
 /**
  * The Gitea (and Forgejo) REST API calls the targets make, under `/api/v1` with
  * `Authorization: token …`: issue comments, a pull request, its diff and files of a commit (the
- * review context), reviews and their line comments (read, resolved), commit statuses and the
- * token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure
- * throws a `GiteaApiError` that says what to fix and never shows the token.
+ * review context), reviews and their line comments (read, resolved), commit statuses, a
+ * commenter's permission and the token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure throws a
+ * `GiteaApiError` that says what to fix and never shows the token.
  */
 import type { Logger } from '@webhook-gateway/core';
 import {
@@ -52,6 +52,7 @@ const reviewCommentSchema = z.object({
   original_position: z.number().nullish(),
 });
 export type GiteaReviewComment = z.infer<typeof reviewCommentSchema>;
+const permissionSchema = z.object({ permission: z.string() });
 const createdSchema = z.object({ id: z.number() });
 
 /** A review as `POST /repos/{owner}/{repo}/pulls/{index}/reviews` takes it. */
@@ -241,6 +242,15 @@ export function giteaApi(context: GiteaCallContext) {
     },
     async postStatus(repo: string, sha: string, status: GiteaStatus): Promise<void> {
       await call('POST', `/repos/${repoPath(repo)}/statuses/${encodeURIComponent(sha)}`, status);
+    },
+    /**
+     * `login`'s permission on the repository (`GET /repos/{owner}/{repo}/collaborators/{login}/permission`):
+     * `none`, `read`, `write`, `admin` or `owner`. Gitea answers it only to an administrator of the
+     * repository or of the instance (403 otherwise), and 404 for a user it does not know.
+     */
+    async collaboratorPermission(repo: string, login: string): Promise<string> {
+      const path = `/repos/${repoPath(repo)}/collaborators/${encodeURIComponent(login)}/permission`;
+      return permissionSchema.parse((await call('GET', path)).body).permission;
     },
     /** The token's own account (`GET /user`). */
     async currentUser(): Promise<string> {

@@ -1,22 +1,29 @@
 /**
  * @webhook-gateway/deliver-gitea: the `gitea_comment` and `gitea_review` targets, answering on
- * Gitea and Forgejo pull requests through their REST API (`/api/v1`), and the `platforms.gitea`
- * slice they read.
+ * Gitea and Forgejo pull requests through their REST API (`/api/v1`), the `platforms.gitea`
+ * slice they read, and for Gitea's comments the command routes' permission check and the loop
+ * guard's account.
  */
 import {
   definePlugin,
+  isCommentEvent,
   lazyTap,
   settingsIn,
   type DeliveryStateRequest,
+  type RouteConfig,
 } from '@webhook-gateway/core';
 import {
   checkIsOn,
   endWithoutReview,
+  loopCanStart,
   PENDING_STATUS,
+  PermissionCache,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
+import type { GiteaOwnAccounts } from './own-account.js';
+import { isGiteaSender } from './sender.js';
 import { giteaSettingsSchema } from './settings.js';
 import { GITEA_COMMENT_TARGET, GITEA_REVIEW_TARGET, GITEA_TARGETS } from './target-names.js';
 
@@ -82,9 +89,42 @@ const giteaPlugin = definePlugin({
       const gitea = settingsIn({ platforms }, request.config).gitea;
       return prepareGiteaReviewContext(request, gitea, options, baseFiles);
     });
+    // Command routes: the commenter's permission on the repository, asked in the worker before
+    // the agent runs, for Gitea's deliveries (the forge plugin asks for the forge's).
+    const checkPermission = lazyTap(
+      () => import('./command-permission.js'),
+      'checkGiteaCommandPermission',
+    );
+    const permissions = new PermissionCache();
+    hooks.admit.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      const { delivery, routeConfig } = request;
+      if ((routeConfig.commands ?? []).length === 0) return undefined;
+      if (!isGiteaSender(delivery.authScheme, delivery.payload, routeConfig.deliver)) {
+        return undefined;
+      }
+      const gitea = settingsIn({ platforms }, request.config).gitea;
+      return checkPermission(request, gitea, options, permissions);
+    });
+    // Loop guard: comments the token's account wrote (`GET /user`, asked once per token), on the
+    // routes where a loop can start: command routes, and those answering on Gitea.
+    const targets: readonly string[] = GITEA_TARGETS;
+    let ownAccounts: GiteaOwnAccounts | undefined;
+    const ownAccountsNow = async () => {
+      const { GiteaOwnAccounts } = await import('./own-account.js');
+      ownAccounts ??= new GiteaOwnAccounts(options, log);
+      return ownAccounts;
+    };
+    const mayLoop = (route: RouteConfig) =>
+      (route.commands ?? []).length > 0 || targets.includes(route.deliver);
+    hooks.filter.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      const { routeConfig, event, payload } = request;
+      if (!mayLoop(routeConfig) || !isCommentEvent(event, payload)) return undefined;
+      if (!isGiteaSender(request.authScheme, payload, routeConfig.deliver)) return undefined;
+      const own = await (await ownAccountsNow()).isOwn(request, settings().gitea);
+      return own ? { reason: 'self' } : undefined;
+    });
     // check: true: the review's check as a commit status, in progress from the attempt's start
     // until the review is out (the target) or the delivery ended without it.
-    const targets: readonly string[] = GITEA_TARGETS;
     const showsCheck = (request: DeliveryStateRequest) =>
       targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
@@ -99,6 +139,10 @@ const giteaPlugin = definePlugin({
     });
     if (!serving) return;
     return checkAtStart(options, async (check) => {
+      // The loop guard's account asked now, not at the first comment, where a loop can start.
+      if (loopCanStart(config, targets) && settings().gitea.token !== undefined) {
+        await (await ownAccountsNow()).names(settings().gitea);
+      }
       const routes = Object.values(config.platforms.webhook.extra.routes);
       // Nothing to check (nor to load) unless a route delivers to Gitea.
       if (!routes.some((route) => targets.includes(route.deliver))) return;

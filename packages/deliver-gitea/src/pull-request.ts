@@ -21,7 +21,7 @@ export interface GiteaPullRequest {
 }
 
 /** `owner/repo`: two names, no blanks, neither `.` nor `..` (they go into the API's path). */
-function isGiteaRepoName(value: string): boolean {
+export function isGiteaRepoName(value: string): boolean {
   const parts = value.split('/');
   return (
     parts.length === 2 &&

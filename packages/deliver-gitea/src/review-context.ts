@@ -10,17 +10,9 @@ import { giteaApi } from './gitea-api.js';
 import { giteaReviewSource } from './gitea-review-source.js';
 import { resolveGiteaPullRequest } from './pull-request.js';
 import { giteaConnection, type GiteaSettings } from './settings.js';
-import { GITEA_TARGETS } from './target-names.js';
+import { isGiteaSender } from './sender.js';
 
 const CONTEXT = 'review context';
-
-/** A Gitea delivery: signed by Gitea's scheme, or unsigned on a route that answers on Gitea. */
-function isGiteaDelivery(request: ReviewContextRequest): boolean {
-  const { authScheme } = request.delivery;
-  if (authScheme !== undefined) return authScheme === 'gitea';
-  const targets: readonly string[] = GITEA_TARGETS;
-  return targets.includes(request.routeConfig.deliver);
-}
 
 /**
  * The review context of `request`'s Gitea pull request, or undefined when it is not a Gitea
@@ -35,7 +27,8 @@ export async function prepareGiteaReviewContext(
   options: HttpTargetOptions,
   baseFiles: BaseFiles,
 ): Promise<ReviewContext | undefined> {
-  if (!isGiteaDelivery(request)) return undefined;
+  const { delivery, routeConfig } = request;
+  if (!isGiteaSender(delivery.authScheme, delivery.payload, routeConfig.deliver)) return undefined;
   const found = giteaConnection(settings);
   if (!found.ok) {
     throw Object.assign(

@@ -17,6 +17,7 @@ export const giteaSettingsSchema = z
     /**
      * The account the token belongs to (its login). With `mode: update`, only that account's
      * marked comments are the route's own: a person's comment quoting the marker is never edited.
+     * The loop guard ignores its comments, as it does those of the token's account (`GET /user`).
      */
     bot: z.string().min(1).optional(),
   })

@@ -82,7 +82,15 @@ describe('callTokenRest', () => {
     expect(fake.requests[1]?.headers.authorization).toBe('token tok-secret-1');
     expect(fake.requests[1]?.headers['content-type']).toBe('application/json');
     expect(fake.requests[1]?.body).toBe('{"a":1}');
+    expect(fake.requests[1]?.headers.accept).toBe('application/json');
     expect(log).toEqual(['Gitea is rate limiting; waiting before calling again']);
+  });
+
+  it('asks for the Accept header it is given', async () => {
+    fake = await startFakeService(() => ({ status: 200, body: 'raw text' }));
+    const answer = await callTokenRest({ ...context([]), accept: 'text/plain' }, 'GET', fake.url);
+    expect(fake.requests[0]?.headers.accept).toBe('text/plain');
+    expect(answer.text).toBe('raw text');
   });
 
   it('throws naming the target, never the token, when no answer came', async () => {

@@ -66,6 +66,11 @@ export interface TokenRestContext extends Omit<RestCallContext, 'onRateLimited'>
   token: string;
   /** Where each wait after a 429 is told (the gateway's logger). */
   log: { warn(fields: Record<string, unknown>, message: string): void };
+  /**
+   * The `Accept` header, `application/json` unless set: an API that answers some resources in
+   * plain text only (Bitbucket Data Center's raw files and diffs) refuses a JSON-only one (406).
+   */
+  accept?: string;
 }
 
 /**
@@ -86,7 +91,7 @@ export async function callTokenRest(
     url,
     headers: {
       authorization: context.authorization,
-      accept: 'application/json',
+      accept: context.accept ?? 'application/json',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

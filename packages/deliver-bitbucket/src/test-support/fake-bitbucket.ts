@@ -4,11 +4,13 @@
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
  * with PUT, deleted, which Bitbucket keeps as `deleted: true`, replies with `parent`, threads
  * resolved and reopened through `…/comments/{id}/resolve` and shown by a top-level comment's
- * `resolution`), the token's account (`GET /user`), the pull request's diff (a redirect
+ * `resolution`), the pull request's diff (a redirect
  * to the repository's diff, as Bitbucket answers it), the diff between two commits
  * (`/diff/{source}..{destination}`), files at a commit (`/src/{commit}/{path}`, raw), and commits'
- * build statuses. A wrong token
- * gets 401, an unknown repository or pull request 404, a body without its required fields 400.
+ * build statuses; the token's user (`/user`, refused to an access token as Bitbucket does) and
+ * users' effective permission on a repository (`/workspaces/{ws}/permissions/repositories/{slug}`,
+ * filtered by `q=user.uuid="…"`, 403 when the token is no administrator). A wrong token gets 401,
+ * an unknown repository or pull request 404, a body without its required fields 400.
  */
 import {
   startFakeService,
@@ -76,6 +78,12 @@ export interface FakeBitbucketOptions {
   files?: Record<string, Record<string, Record<string, string>>>;
   /** Diffs between two commits, by `workspace/slug` and spec (`<source>..<destination>`). */
   commitDiffs?: Record<string, Record<string, string>>;
+  /** Users' effective permission on every repository (`read`, `write`, `admin`), by `uuid`. */
+  permissions?: Record<string, string>;
+  /** Whether the token administers the repositories (default true): else 403 on permissions. */
+  tokenIsAdmin?: boolean;
+  /** A user's token answers `GET /user` with its account; an access token (none) is refused. */
+  tokenUser?: { uuid: string; account_id: string; nickname: string };
 }
 
 const BUILD_STATES = new Set(['SUCCESSFUL', 'FAILED', 'INPROGRESS', 'STOPPED']);
@@ -147,6 +155,36 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
 
   const PULL = '^/2\\.0/repositories/([^/]+/[^/]+)/pullrequests/(\\d+)';
   const routes: [string, RegExp, (m: RegExpExecArray, r: ReceivedRequest) => FakeAnswer][] = [
+    [
+      'GET',
+      /^\/2\.0\/user$/,
+      () =>
+        options.tokenUser
+          ? { status: 200, body: { type: 'user', ...options.tokenUser } }
+          : error(401, 'Token is invalid or not supported for this endpoint.'),
+    ],
+    [
+      'GET',
+      /^\/2\.0\/workspaces\/([^/]+)\/permissions\/repositories\/([^/]+)$/,
+      (m, r) => {
+        if (!repos.has(`${m[1]}/${m[2]}`)) return notFound;
+        if (options.tokenIsAdmin === false) {
+          return error(403, 'You do not have admin access to this repository.');
+        }
+        // As Bitbucket's filter language: `user.uuid="{…}"`.
+        const query = new URL(r.url, origin).searchParams.get('q') ?? '';
+        const uuid = /^user\.uuid="([^"]+)"$/.exec(query)?.[1];
+        const values = Object.entries(options.permissions ?? {})
+          .filter(([user]) => uuid === undefined || user === uuid)
+          .map(([user, permission]) => ({
+            type: 'repository_permission',
+            user: { type: 'user', uuid: user },
+            repository: { type: 'repository', full_name: `${m[1]}/${m[2]}` },
+            permission,
+          }));
+        return { status: 200, body: { pagelen: 10, page: 1, size: values.length, values } };
+      },
+    ],
     [
       'GET',
       new RegExp(`${PULL}/comments$`),
@@ -241,11 +279,6 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
         delete found.resolution;
         return { status: 204, body: '' };
       },
-    ],
-    [
-      'GET',
-      /^\/2\.0\/user$/,
-      () => ({ status: 200, body: { type: 'user', display_name: 'bot', ...options.bot } }),
     ],
     [
       'GET',

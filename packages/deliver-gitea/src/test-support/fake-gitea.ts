@@ -2,12 +2,12 @@
  * A fake Gitea for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/api/v1` the
  * targets use, as Gitea documents it, and keeps what they write as state: issue comments
  * (list, create, edit, delete), pull request reviews with their line comments, commit statuses,
- * the token's user, and each pull request's diff. Each review's line comments are kept as review
- * comments too (listed per review, with the `resolver` of a resolved conversation); with
- * `resolveApi` (Gitea with go-gitea/gitea #36441) `POST …/pulls/{n}/comments/{id}/resolve`
- * resolves one, without it that endpoint is a 404 as on Forgejo. A pull request backed by a real git repository
- * also answers `GET …/pulls/{n}` (its base and head) and `GET …/raw/{path}?ref=` (files at a
- * commit), and its diff is git's. A wrong token gets 401, an unknown repository
+ * the token's user, a user's permission on a repository, and each pull request's diff. Each
+ * review's line comments are kept as review comments too (listed per review, with the `resolver`
+ * of a resolved conversation); with `resolveApi` (Gitea with go-gitea/gitea #36441)
+ * `POST …/pulls/{n}/comments/{id}/resolve` resolves one, without it that endpoint is a 404 as on
+ * Forgejo. A pull request backed by a real git repository also answers `GET …/pulls/{n}` (its base and head) and
+ * `GET …/raw/{path}?ref=` (files at a commit), and its diff is git's. A wrong token gets 401, an unknown repository
  * or pull request 404, a body without its required fields 422.
  */
 import {
@@ -101,6 +101,10 @@ export interface FakeGiteaOptions {
   pulls: Record<string, { diff: string } | FakeGitPull>;
   /** Whether review comments can be resolved over the API (Gitea with #36441; not Forgejo). */
   resolveApi?: boolean;
+  /** The users it knows and their permission on every repository (`read`, `write`, `admin`…). */
+  permissions?: Record<string, string>;
+  /** Whether the token's account administers the repositories (default true): else 403 on others' permission. */
+  tokenIsAdmin?: boolean;
 }
 
 const REVIEW_EVENTS = new Set(['APPROVED', 'REQUEST_CHANGES', 'COMMENT', 'PENDING']);
@@ -170,6 +174,31 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
 
   const routes: [string, RegExp, (m: RegExpExecArray, r: ReceivedRequest) => FakeAnswer][] = [
     ['GET', /^\/api\/v1\/user$/, () => ({ status: 200, body: { id: 1, login: options.login } })],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/collaborators\/([^/]+)\/permission$/,
+      (m) => {
+        if (!repos.has(m[1] ?? '')) return notFound;
+        const login = decodeURIComponent(m[2] ?? '');
+        // As Gitea: only an administrator may read another user's permission.
+        if (options.tokenIsAdmin === false && login !== options.login) {
+          return {
+            status: 403,
+            body: {
+              message:
+                'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own',
+              url: '',
+            },
+          };
+        }
+        const permission = options.permissions?.[login];
+        if (permission === undefined) return notFound;
+        return {
+          status: 200,
+          body: { permission, role_name: permission, user: { id: 7, login } },
+        };
+      },
+    ],
     [
       'GET',
       /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/,

@@ -156,13 +156,19 @@ describe('initConfigYaml', () => {
     const at = text.indexOf('  # bitbucket:');
     const block = text
       .slice(at)
-      .replace(/^ {2}# (bitbucket:| {2}bot:)/gm, '  $1')
-      .replace(/^ {2}# {3}token: .*$/m, '    token: bitbucket-test-token');
+      .replace(/^ {2}# (bitbucket:| {2}bot:| {2}data_center:| {4}base_url:| {4}bot:)/gm, '  $1')
+      .replace(/^ {2}# {3}token: .*$/m, '    token: bitbucket-test-token')
+      .replace(/^ {2}# {5}token: .*$/m, '      token: data-center-test-token');
     const config = await load(text.slice(0, at) + block);
     expect((config.platforms as Record<string, unknown>).bitbucket).toEqual({
       base_url: 'https://api.bitbucket.org/2.0',
       token: 'bitbucket-test-token',
       bot: '{bot-account-uuid}',
+      data_center: {
+        base_url: 'https://bitbucket.example.com',
+        token: 'data-center-test-token',
+        bot: 'review-bot',
+      },
     });
     expect(await gatewayProblems(config, { home: dir, plugins: builtinPlugins() })).toEqual([]);
   });

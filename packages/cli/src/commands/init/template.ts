@@ -176,11 +176,16 @@ platforms:
   #   token: \${GITEA_TOKEN}                # an access token of the bot account
   #   bot: review-bot                      # that account's login: its comments are the gateway's
 
-  # To answer on Bitbucket Cloud pull requests: a route with deliver: bitbucket_comment
-  # (deliver_extra: { mode: update } keeps one comment) or bitbucket_review (inline comments on the
-  # changed lines, then the summary); deliver_extra: { check: true } also sets a build status.
+  # To answer on Bitbucket Cloud or Data Center pull requests: a route with deliver:
+  # bitbucket_comment (deliver_extra: { mode: update } keeps one comment) or bitbucket_review
+  # (comments on the changed lines, then the summary); deliver_extra: { check: true } also sets a
+  # build status. Data Center's events (pr:opened, …) are answered through data_center.
   # bitbucket:
-  #   token: \${BITBUCKET_TOKEN}            # a workspace or repository access token
+  #   token: \${BITBUCKET_TOKEN}            # Cloud: a workspace or repository access token
   #   bot: "{bot-account-uuid}"            # its account's uuid, account_id or nickname
+  #   data_center:
+  #     base_url: https://bitbucket.example.com  # the server; its API is /rest/api/1.0 of it
+  #     token: \${BITBUCKET_DATA_CENTER_TOKEN}  # an HTTP access token
+  #     bot: review-bot                    # that token's user: its comments are the gateway's
 `;
 }
