@@ -64,6 +64,8 @@ const hex = (body: string) => createHmac('sha256', SECRET).update(body).digest('
 
 /** How one forge is driven: its fake, its route, its signed pushes and a person's reply. */
 interface ForgeUnderTest {
+  /** The fake's certificate, for the gateway process to trust. */
+  certFile: string;
   platforms: Record<string, unknown>;
   route: Record<string, unknown>;
   /** Sends push `index` (0: opened) signed as the forge signs it; the delivery id. */
@@ -87,6 +89,7 @@ async function gitea(): Promise<ForgeUnderTest> {
     pull_request: { head: { sha: string } };
   };
   return {
+    certFile: fake.certFile,
     platforms: { gitea: { base_url: fake.url, token: GITEA_TOKEN } },
     route: {
       events: ['pull_request'],
@@ -133,6 +136,7 @@ async function bitbucket(): Promise<ForgeUnderTest> {
   };
   const own = () => fake.comments.filter((c) => c.user.uuid === BOT.uuid && !c.deleted);
   return {
+    certFile: fake.certFile,
     // No platforms.bitbucket.bot: the gateway asks GET /user for its account.
     platforms: { bitbucket: { base_url: fake.apiBase, token: BITBUCKET_TOKEN } },
     route: {
@@ -195,6 +199,7 @@ async function measure(forge: Forge, setup: Setup): Promise<Measured> {
       },
     },
     home,
+    env: { NODE_EXTRA_CA_CERTS: target.certFile },
   });
   try {
     for (let index = 0; index < PUSHES; index++) {

@@ -15,7 +15,7 @@ import {
 import {
   createGitRepository,
   type GitRepository,
-} from '../../packages/deliver-forge-comment/src/test-support/git-repository.js';
+} from '../../packages/target-kit/src/testing/git-repository.js';
 import { cleanupHomes, startGateway } from '../support/gateway.js';
 import { finishedRow } from '../support/journal-read.js';
 import { fixture, newDeliveryId, sendForge } from '../support/requests.js';

@@ -9,7 +9,7 @@ import { gatewayMarker, type JsonObject } from '@webhook-gateway/core';
 import plugin from './index.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
+import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'bitbucket-token-for-commands';
 const SECRET = 'bitbucket-command-secret';

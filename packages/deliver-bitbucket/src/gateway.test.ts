@@ -1,10 +1,10 @@
 /** A signed, recorded Bitbucket Cloud webhook in, inline comments on the fake Bitbucket out. */
 import { afterEach, describe, expect, it } from 'vitest';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
+import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 import plugin from './index.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
 const SECRET = 'bitbucket-webhook-secret';

@@ -10,17 +10,14 @@ import {
   isCommentEvent,
   lazyTap,
   settingsIn,
-  type DeliveryStateRequest,
   type RouteConfig,
 } from '@webhook-gateway/core';
 import {
-  checkIsOn,
-  endWithoutReview,
   loopCanStart,
-  PENDING_STATUS,
   PermissionCache,
+  tapCheckStatus,
+  tapReviewContext,
 } from '@webhook-gateway/deliver-forge-comment/comments';
-import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
 import type { BitbucketOwnAccounts } from './own-account.js';
@@ -86,19 +83,20 @@ const bitbucketPlugin = definePlugin({
       .tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
         await deliverReview(request, settingsIn({ platforms }, request.config).bitbucket, options);
       });
-    // Reviews: the pull request's diff, rules and guidance for the template, read through the
-    // REST API at the first review whose template names a review value; base files kept per
-    // repository and base commit.
-    let baseFiles: BaseFiles | undefined;
-    hooks.reviewContext.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      const [{ prepareBitbucketReviewContext }, { BaseFiles }] = await Promise.all([
-        import('./review-context.js'),
-        import('@webhook-gateway/deliver-forge-comment/review'),
-      ]);
-      baseFiles ??= new BaseFiles();
-      const settings = settingsIn({ platforms }, request.config).bitbucket;
-      return prepareBitbucketReviewContext(request, settings, options, baseFiles);
-    });
+    // Reviews: the pull request's diff, rules and guidance for the template, over the REST API;
+    // base files kept per instance, repository and base commit. Loaded at the first review.
+    const prepareContext = lazyTap(
+      () => import('./review-context.js'),
+      'prepareBitbucketReviewContext',
+    );
+    tapReviewContext(hooks, DELIVER_BITBUCKET_PLUGIN_NAME, (request, baseFiles) =>
+      prepareContext(
+        request,
+        settingsIn({ platforms }, request.config).bitbucket,
+        options,
+        baseFiles,
+      ),
+    );
     // Command routes: a Cloud commenter's permission on the repository, asked in the worker
     // before the agent runs, for Bitbucket's deliveries (the forge plugin asks for the forge's).
     const checkPermission = lazyTap(
@@ -134,20 +132,12 @@ const bitbucketPlugin = definePlugin({
       const own = await (await ownAccountsNow()).isOwn(request, settings().bitbucket);
       return own ? { reason: 'self' } : undefined;
     });
-    // check: true: the review's check as a build status, in progress from the attempt's start
-    // until the review is out (the target) or the delivery ended without it.
-    const showsCheck = (request: DeliveryStateRequest) =>
-      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+    // check: true: the review's check as a build status, in progress from the attempt's
+    // start until the review is out (the target) or the delivery ended without it.
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setBitbucketCheck');
-    const bitbucket = (request: DeliveryStateRequest) =>
-      settingsIn({ platforms }, request.config).bitbucket;
-    hooks.attemptStarted.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      if (showsCheck(request)) await setCheck(request, bitbucket(request), options, PENDING_STATUS);
-    });
-    hooks.deliveryEnded.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      if (!showsCheck(request)) return;
-      await setCheck(request, bitbucket(request), options, endWithoutReview(request));
-    });
+    tapCheckStatus(hooks, DELIVER_BITBUCKET_PLUGIN_NAME, BITBUCKET_TARGETS, (request, status) =>
+      setCheck(request, settingsIn({ platforms }, request.config).bitbucket, options, status),
+    );
     // The loop guard's account asked at start, not at the first comment, where a loop can start.
     if (!serving) return;
     return {

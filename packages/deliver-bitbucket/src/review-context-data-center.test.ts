@@ -14,7 +14,7 @@ import {
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
 import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
+import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'data-center-http-token-0123';
 const SECRET = 'bitbucket-webhook-secret';

@@ -6,12 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
 import { silentLogger } from '@webhook-gateway/core';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
+import {
+  createGitRepository,
+  startSignedGateway,
+  type GitRepository,
+  type SignedGateway,
+} from '@webhook-gateway/target-kit/testing';
 import { bitbucketApi } from './bitbucket-api.js';
 import plugin from './index.js';
 import { bitbucketReviewSource } from './review-source.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
 const SECRET = 'bitbucket-webhook-secret';
@@ -41,11 +46,14 @@ const PROMPT = [
 
 let fake: FakeBitbucket | undefined;
 let gateway: SignedGateway | undefined;
+let repository: GitRepository | undefined;
 afterEach(async () => {
   await gateway?.stop();
   await fake?.close();
+  repository?.cleanup();
   gateway = undefined;
   fake = undefined;
+  repository = undefined;
 });
 
 describe('the review context of a Bitbucket Cloud pull request', () => {
@@ -138,12 +146,16 @@ describe('the review context of a Bitbucket Cloud pull request', () => {
   });
 
   it('reads the diff since the last reviewed head, and the whole pull request once that head is gone', async () => {
-    const since = 'abc1234def56';
+    // Real commits: the head adds src/since.ts on top of the last reviewed head.
+    repository = createGitRepository();
+    const base = repository.commit(undefined, { 'README.md': 'hello\n' });
+    const since = repository.commit(base, { 'src/reviewed.ts': 'export const reviewed = 1;\n' });
+    const head = repository.commit(since, { 'src/since.ts': 'export const added = 2;\n' });
     fake = await startFakeBitbucket({
       token: TOKEN,
       bot: { uuid: '{bot}', nickname: 'review-bot' },
       pulls: { [`${REPO}#1`]: { diff: addedFileDiff('src/whole.ts', 1, 2) } },
-      commitDiffs: { [REPO]: { [`${HEAD}..${since}`]: addedFileDiff('src/since.ts', 4, 5) } },
+      repositories: { [REPO]: repository.dir },
     });
     const api = bitbucketApi({
       connection: { apiBase: fake.apiBase, token: TOKEN },
@@ -152,16 +164,22 @@ describe('the review context of a Bitbucket Cloud pull request', () => {
       log: silentLogger(),
       target: 'review context',
     });
-    const source = bitbucketReviewSource(
-      { repo: REPO, id: 1, payload: fixture('bitbucket/pullrequest_created.json') },
-      api,
-      fake.apiBase,
-    );
-    await expect(source.request()).resolves.toMatchObject({ baseSha: BASE, headSha: HEAD });
+    const payload = fixture('bitbucket/pullrequest_created.json');
+    const pullrequest = payload.pullrequest as { source: { commit: { hash: string } } };
+    pullrequest.source.commit.hash = head;
+    const source = bitbucketReviewSource({ repo: REPO, id: 1, payload }, api, fake.apiBase);
+    await expect(source.request()).resolves.toMatchObject({ baseSha: BASE, headSha: head });
 
     const incremental = await source.diff(since, source.request());
+    // Bitbucket's spec is `{changes}..{compared to}`: the head first. The other order would ask
+    // for the last reviewed head's changes since the head, which are none.
+    expect(fake.requests.map((request) => request.url)).toContain(
+      `/2.0/repositories/${REPO}/diff/${head}..${since}`,
+    );
     expect(incremental.files.map((file) => file.path)).toEqual(['src/since.ts']);
-    expect(incremental.range).toBe('changes since abc1234 (the last reviewed head) to 507a576');
+    expect(incremental.range).toBe(
+      `changes since ${since.slice(0, 7)} (the last reviewed head) to ${head.slice(0, 7)}`,
+    );
 
     const gone = await source.diff('0123456789ab', source.request());
     expect(gone.files.map((file) => file.path)).toEqual(['src/whole.ts']);

@@ -14,7 +14,7 @@ import {
   type FakeGlabMergeRequest,
   type FakeGlabRepository,
 } from './test-support/fake-glab-repository.js';
-import { createGitRepository, type GitRepository } from './test-support/git-repository.js';
+import { createGitRepository, type GitRepository } from '@webhook-gateway/target-kit/testing';
 import { fixture } from './test-support/requests.js';
 import { startReviewGateway, type ReviewGateway } from './test-support/review-gateway.js';
 

@@ -38,6 +38,7 @@ export {
 export { checkIsOn, checkName, dashboardPage } from './check-output.js';
 export { findingsJournalOf, rememberFindings, type FindingThreads } from './remember-findings.js';
 export { isDismissal, type FindingThread } from './review-findings.js';
+export { tapCheckStatus, tapReviewContext } from './forge-plugin-taps.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';

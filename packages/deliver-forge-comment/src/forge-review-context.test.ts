@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { isolateEnv } from './test-support/env.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import type { FakePull } from './test-support/fake-forge-repository.js';
-import { createGitRepository, type GitRepository } from './test-support/git-repository.js';
+import { createGitRepository, type GitRepository } from '@webhook-gateway/target-kit/testing';
 import { fixture } from './test-support/requests.js';
 import { startReviewGateway, type ReviewGateway } from './test-support/review-gateway.js';
 

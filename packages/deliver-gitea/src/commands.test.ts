@@ -8,7 +8,7 @@ import { gatewayMarker } from '@webhook-gateway/core';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { addedFileDiff } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
+import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'gitea-token-for-commands';
 const SECRET = 'gitea-command-secret';

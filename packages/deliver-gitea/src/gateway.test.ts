@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import giteaAuth, { signGiteaBody } from '@webhook-gateway/auth-gitea';
 import { waitFor } from '@webhook-gateway/core/testing';
+import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { addedFileDiff, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'gitea-token-0123456789';
 const SECRET = 'gitea-webhook-secret';

@@ -9,17 +9,14 @@ import {
   isCommentEvent,
   lazyTap,
   settingsIn,
-  type DeliveryStateRequest,
   type RouteConfig,
 } from '@webhook-gateway/core';
 import {
-  checkIsOn,
-  endWithoutReview,
   loopCanStart,
-  PENDING_STATUS,
   PermissionCache,
+  tapCheckStatus,
+  tapReviewContext,
 } from '@webhook-gateway/deliver-forge-comment/comments';
-import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
 import type { GiteaOwnAccounts } from './own-account.js';
@@ -79,16 +76,13 @@ const giteaPlugin = definePlugin({
       });
     // Reviews: the pull request's diff, rules and guidance for the template, over the REST API;
     // base files kept per instance, repository and base commit. Loaded at the first review.
-    let baseFiles: BaseFiles | undefined;
-    hooks.reviewContext.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      const [{ prepareGiteaReviewContext }, { BaseFiles }] = await Promise.all([
-        import('./review-context.js'),
-        import('@webhook-gateway/deliver-forge-comment/review'),
-      ]);
-      baseFiles ??= new BaseFiles();
-      const gitea = settingsIn({ platforms }, request.config).gitea;
-      return prepareGiteaReviewContext(request, gitea, options, baseFiles);
-    });
+    const prepareContext = lazyTap(
+      () => import('./review-context.js'),
+      'prepareGiteaReviewContext',
+    );
+    tapReviewContext(hooks, DELIVER_GITEA_PLUGIN_NAME, (request, baseFiles) =>
+      prepareContext(request, settingsIn({ platforms }, request.config).gitea, options, baseFiles),
+    );
     // Command routes: the commenter's permission on the repository, asked in the worker before
     // the agent runs, for Gitea's deliveries (the forge plugin asks for the forge's).
     const checkPermission = lazyTap(
@@ -123,20 +117,12 @@ const giteaPlugin = definePlugin({
       const own = await (await ownAccountsNow()).isOwn(request, settings().gitea);
       return own ? { reason: 'self' } : undefined;
     });
-    // check: true: the review's check as a commit status, in progress from the attempt's start
-    // until the review is out (the target) or the delivery ended without it.
-    const showsCheck = (request: DeliveryStateRequest) =>
-      targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+    // check: true: the review's check as a commit status, in progress from the attempt's
+    // start until the review is out (the target) or the delivery ended without it.
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
-    const gitea = (request: DeliveryStateRequest) =>
-      settingsIn({ platforms }, request.config).gitea;
-    hooks.attemptStarted.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      if (showsCheck(request)) await setCheck(request, gitea(request), options, PENDING_STATUS);
-    });
-    hooks.deliveryEnded.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      if (!showsCheck(request)) return;
-      await setCheck(request, gitea(request), options, endWithoutReview(request));
-    });
+    tapCheckStatus(hooks, DELIVER_GITEA_PLUGIN_NAME, GITEA_TARGETS, (request, status) =>
+      setCheck(request, settingsIn({ platforms }, request.config).gitea, options, status),
+    );
     if (!serving) return;
     return checkAtStart(options, async (check) => {
       // The loop guard's account asked now, not at the first comment, where a loop can start.

@@ -6,11 +6,15 @@
 import giteaAuth, { signGiteaBody } from '@webhook-gateway/auth-gitea';
 import type { JsonObject } from '@webhook-gateway/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGitRepository,
+  startSignedGateway,
+  type GitRepository,
+  type SignedGateway,
+} from '@webhook-gateway/target-kit/testing';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { fixture } from './test-support/fixtures.js';
-import { createGitRepository, type GitRepository } from './test-support/git-repository.js';
-import { startSignedGateway, type SignedGateway } from './test-support/signed-gateway.js';
 
 const TOKEN = 'gitea-token-0123456789';
 const SECRET = 'gitea-webhook-secret';

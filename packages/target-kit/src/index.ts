@@ -8,6 +8,7 @@ export * from './classify-answer.js';
 export * from './connection-check.js';
 export * from './deliver-parts.js';
 export * from './options.js';
+export * from './require-connection.js';
 export * from './rest-call.js';
 export * from './retry-after.js';
 export { SentParts } from './sent-parts.js';

@@ -1,5 +1,5 @@
 /**
- * A fake Bitbucket Data Center for tests: a real HTTP server on 127.0.0.1 that speaks the part of
+ * A fake Bitbucket Data Center for tests: a real HTTPS server on 127.0.0.1 (a self-signed certificate this process trusts while the fake runs) that speaks the part of
  * `/rest/api/1.0` the targets use, as Data Center's REST reference documents it, and keeps what
  * they write as state: pull request comments (each with the `version` an edit or delete must
  * name, a stale one answered `409`), their activities (listed page by page with `start`,
@@ -12,9 +12,10 @@
  * `lineType` it says.
  */
 import {
-  startFakeService,
+  startFakeHttpsService,
+  trustCertificate,
   type FakeAnswer,
-  type FakeService,
+  type FakeHttpsService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
 
@@ -69,6 +70,8 @@ export interface FakeBitbucketDataCenter {
     answer: FakeAnswer,
     times?: number,
   ): void;
+  /** The fake's self-signed certificate, for a gateway in another process (`NODE_EXTRA_CA_CERTS`). */
+  certFile: string;
   close(): Promise<void>;
 }
 
@@ -367,7 +370,7 @@ export async function startFakeBitbucketDataCenter(
     ],
   ];
 
-  const service: FakeService = await startFakeService((request) => {
+  const service: FakeHttpsService = await startFakeHttpsService((request) => {
     const failure = failures.find((f) => f.left > 0 && f.matches(request));
     if (failure) {
       failure.left--;
@@ -391,8 +394,11 @@ export async function startFakeBitbucketDataCenter(
     return notFound('The resource');
   });
 
+  const untrust = trustCertificate(service.certFile);
+
   return {
     serverUrl: service.url,
+    certFile: service.certFile,
     comments,
     statuses,
     requests: service.requests,
@@ -410,6 +416,9 @@ export async function startFakeBitbucketDataCenter(
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
     },
-    close: () => service.close(),
+    close: () => {
+      untrust();
+      return service.close();
+    },
   };
 }

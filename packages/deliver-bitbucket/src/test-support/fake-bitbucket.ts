@@ -1,21 +1,26 @@
 /**
- * A fake Bitbucket Cloud for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/2.0`
- * the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
+ * A fake Bitbucket Cloud for tests: a real HTTPS server on 127.0.0.1 (a self-signed certificate
+ * that this process, the in-process gateway under test, trusts while the fake runs) that speaks the
+ * part of `/2.0` the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
  * with PUT, deleted, which Bitbucket keeps as `deleted: true`, replies with `parent`, threads
  * resolved and reopened through `…/comments/{id}/resolve` and shown by a top-level comment's
  * `resolution`), the pull request's diff (a redirect
- * to the repository's diff, as Bitbucket answers it), the diff between two commits
- * (`/diff/{source}..{destination}`), files at a commit (`/src/{commit}/{path}`, raw), and commits'
+ * to the repository's diff, as Bitbucket answers it), the diff between two commits of a repository
+ * backed by real git (`/diff/{a}..{b}`: the changes of `a` since its merge base with `b`; Bitbucket
+ * documents this order as the opposite of `git diff`'s), files at a commit (`/src/{commit}/{path}`, raw), and commits'
  * build statuses; the token's user (`/user`, refused to an access token as Bitbucket does) and
  * users' effective permission on a repository (`/workspaces/{ws}/permissions/repositories/{slug}`,
- * filtered by `q=user.uuid="…"`, 403 when the token is no administrator). A wrong token gets 401,
- * an unknown repository or pull request 404, a body without its required fields 400.
+ * filtered by `q=user.uuid="…"`, 403 when the token is no administrator). A wrong token
+ * gets 401, an unknown repository or pull request 404, a body without its required fields 400.
  */
 import {
-  startFakeService,
+  diffBetween,
+  hasCommit,
+  startFakeHttpsService,
+  trustCertificate,
   type FakeAnswer,
-  type FakeService,
+  type FakeHttpsService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
 
@@ -44,8 +49,10 @@ interface FakeBuildStatus {
 }
 
 export interface FakeBitbucket {
-  /** `http://127.0.0.1:<port>/2.0`: `platforms.bitbucket.base_url`. */
+  /** `https://127.0.0.1:<port>/2.0`: `platforms.bitbucket.base_url`. */
   apiBase: string;
+  /** Its certificate (PEM), for `NODE_EXTRA_CA_CERTS` of a gateway started as a process. */
+  certFile: string;
   comments: FakeComment[];
   statuses: FakeBuildStatus[];
   requests: ReceivedRequest[];
@@ -76,8 +83,8 @@ export interface FakeBitbucketOptions {
   pagelen?: number;
   /** The repositories' files per commit: `{ 'workspace/slug': { '<commit>': { path: text } } }`. */
   files?: Record<string, Record<string, Record<string, string>>>;
-  /** Diffs between two commits, by `workspace/slug` and spec (`<source>..<destination>`). */
-  commitDiffs?: Record<string, Record<string, string>>;
+  /** The git repository (its directory) behind `workspace/slug`, for diffs between its commits. */
+  repositories?: Record<string, string>;
   /** Users' effective permission on every repository (`read`, `write`, `admin`), by `uuid`. */
   permissions?: Record<string, string>;
   /** Whether the token administers the repositories (default true): else 403 on permissions. */
@@ -302,10 +309,13 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     ],
     [
       'GET',
-      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/diff\/([0-9a-f]+\.\.[0-9a-f]+)$/,
+      /^\/2\.0\/repositories\/([^/]+\/[^/]+)\/diff\/([0-9a-f]+)\.\.([0-9a-f]+)$/,
       (m) => {
-        const diff = options.commitDiffs?.[m[1] ?? '']?.[m[2] ?? ''];
-        return diff === undefined ? notFound : { status: 200, body: diff };
+        const dir = options.repositories?.[m[1] ?? ''];
+        const [changed = '', comparedTo = ''] = [m[2], m[3]];
+        if (!dir || !hasCommit(dir, changed) || !hasCommit(dir, comparedTo)) return notFound;
+        // The first commit holds the changes, the second is what they are compared to.
+        return { status: 200, body: diffBetween(dir, comparedTo, changed) };
       },
     ],
     [
@@ -345,7 +355,7 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     ],
   ];
 
-  const service: FakeService = await startFakeService((request) => {
+  const service: FakeHttpsService = await startFakeHttpsService((request) => {
     const failure = failures.find((f) => f.left > 0 && f.matches(request));
     if (failure) {
       failure.left--;
@@ -362,9 +372,11 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     return notFound;
   });
   origin = service.url;
+  const untrust = trustCertificate(service.certFile);
 
   return {
     apiBase: `${service.url}/2.0`,
+    certFile: service.certFile,
     comments,
     statuses,
     requests: service.requests,
@@ -404,6 +416,9 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
     },
-    close: () => service.close(),
+    close: () => {
+      untrust();
+      return service.close();
+    },
   };
 }

@@ -2,14 +2,12 @@
  * A GitHub-API-compatible fake over TLS on 127.0.0.1, for the real `gh`: `GET /api/v3/user` and
  * `GET /api/v3/repos/{o}/{r}/collaborators/{login}/permission`, as GitHub Enterprise serves them
  * (gh calls `https://<GH_HOST>/api/v3/…` for a host other than github.com). The certificate is
- * self-signed for 127.0.0.1, made with the real `openssl`; gh (Go) trusts it via `SSL_CERT_FILE`.
+ * self-signed for 127.0.0.1, made with the real `openssl` (target-kit's `loopbackCertificate`);
+ * gh (Go) trusts it via `SSL_CERT_FILE`.
  */
-import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
+import { loopbackCertificate } from '@webhook-gateway/target-kit/testing';
 
 export interface FakeForgeApi {
   /** `127.0.0.1:<port>`: what `platforms.forge.host` (GH_HOST) names. */
@@ -42,30 +40,11 @@ const LEGACY_PERMISSION = {
 };
 
 export async function startFakeForgeApi(options: FakeForgeApiOptions): Promise<FakeForgeApi> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-fake-forge-api-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  await execa('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-keyout',
-    keyFile,
-    '-out',
-    certFile,
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
+  const certificate = loopbackCertificate();
   const seen: { method: string; path: string; authorized: boolean }[] = [];
   let down = false;
   const server = https.createServer(
-    { key: fs.readFileSync(keyFile), cert: fs.readFileSync(certFile) },
+    { key: certificate.key, cert: certificate.cert },
     (request, response) => {
       const url = new URL(request.url ?? '/', 'https://127.0.0.1');
       const authorized = request.headers.authorization === `token ${options.token}`;
@@ -97,7 +76,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions): Promise<F
   const { port } = server.address() as AddressInfo;
   return {
     host: `127.0.0.1:${port}`,
-    certFile,
+    certFile: certificate.certFile,
     requests: () => [...seen],
     setDown: (value) => {
       down = value;
@@ -105,7 +84,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions): Promise<F
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      fs.rmSync(dir, { recursive: true, force: true });
+      certificate.remove();
     },
   };
 }

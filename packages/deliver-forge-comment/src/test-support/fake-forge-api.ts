@@ -9,14 +9,12 @@
  * A repository set with `setRepository` is served from real git (`fake-forge-repository.ts`): its
  * pull requests as JSON or diffs, compares, and contents at a ref, for the review context.
  * `gh` reaches it with GH_HOST=127.0.0.1:<port>, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming
- * the self-signed certificate made here with openssl.
+ * the self-signed certificate target-kit's `loopbackCertificate` makes with openssl.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loopbackCertificate } from '@webhook-gateway/target-kit/testing';
 import { z } from 'zod';
 import { createFakeApp, type FakeApp, type FakeAppOptions } from './fake-forge-app.js';
 import { createFakeForgeChecks, type FakeForgeChecks } from './fake-forge-checks.js';
@@ -208,30 +206,7 @@ export interface FakeForgeApiOptions {
 /** Starts the fake on a free port with a fresh self-signed certificate for 127.0.0.1. */
 export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Promise<FakeForgeApi> {
   const app = options.app ? createFakeApp(options.app) : undefined;
-  const dir = mkdtempSync(path.join(tmpdir(), 'fake-forge-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const certificate = loopbackCertificate();
   const token = 'fake-forge-token';
   const byPull = new Map<string, FakeComment[]>();
   const reviewsByPull = new Map<string, FakeReview[]>();
@@ -478,7 +453,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   };
 
   const server: Server = createServer(
-    { key: readFileSync(keyFile), cert: readFileSync(certFile) },
+    { key: certificate.key, cert: certificate.cert },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         res.writeHead(500).end(String(error));
@@ -491,7 +466,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
   forgeHost = `127.0.0.1:${address.port}`;
   return {
     host: `127.0.0.1:${address.port}`,
-    certFile,
+    certFile: certificate.certFile,
     token,
     comments: (repo, number) => list(`${repo}#${number}`),
     remove(id) {
@@ -536,7 +511,7 @@ export async function startFakeForgeApi(options: FakeForgeApiOptions = {}): Prom
     apiUrl: `https://127.0.0.1:${address.port}/api/v3`,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
+      certificate.remove();
     },
   };
 }

@@ -6,7 +6,7 @@
  * as raw text (`application/vnd.github.raw`) or JSON (base64).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { changedFiles, diffBetween, fileAt, hasCommit } from './git-repository.js';
+import { changedFiles, diffBetween, fileAt, hasCommit } from '@webhook-gateway/target-kit/testing';
 
 /** A pull request of a repository the fake serves. */
 export interface FakePull {

@@ -1,6 +1,7 @@
 /**
- * A fake Gitea for tests: a real HTTP server on 127.0.0.1 that speaks the part of `/api/v1` the
- * targets use, as Gitea documents it, and keeps what they write as state: issue comments
+ * A fake Gitea for tests: a real HTTPS server on 127.0.0.1 (a self-signed certificate that this
+ * process, the in-process gateway under test, trusts while the fake runs) that speaks the part of
+ * `/api/v1` the targets use, as Gitea documents it, and keeps what they write as state: issue comments
  * (list, create, edit, delete), pull request reviews with their line comments, commit statuses,
  * the token's user, a user's permission on a repository, and each pull request's diff. Each
  * review's line comments are kept as review comments too (listed per review, with the `resolver`
@@ -11,12 +12,14 @@
  * or pull request 404, a body without its required fields 422.
  */
 import {
-  startFakeService,
+  diffBetween,
+  fileAt,
+  startFakeHttpsService,
+  trustCertificate,
   type FakeAnswer,
-  type FakeService,
+  type FakeHttpsService,
   type ReceivedRequest,
 } from '@webhook-gateway/target-kit/testing';
-import { diffBetween, fileAt } from './git-repository.js';
 
 interface FakeComment {
   id: number;
@@ -59,8 +62,10 @@ interface FakeStatus {
 }
 
 export interface FakeGitea {
-  /** `http://127.0.0.1:<port>`: `platforms.gitea.base_url`. */
+  /** `https://127.0.0.1:<port>`: `platforms.gitea.base_url`. */
   url: string;
+  /** Its certificate (PEM), for `NODE_EXTRA_CA_CERTS` of a gateway started as a process. */
+  certFile: string;
   comments: FakeComment[];
   reviews: FakeReview[];
   statuses: FakeStatus[];
@@ -391,7 +396,7 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
     ],
   ];
 
-  const service: FakeService = await startFakeService((request) => {
+  const service: FakeHttpsService = await startFakeHttpsService((request) => {
     const failure = failures.find((f) => f.left > 0 && f.matches(request));
     if (failure) {
       failure.left--;
@@ -407,9 +412,11 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
     }
     return notFound;
   });
+  const untrust = trustCertificate(service.certFile);
 
   return {
     url: service.url,
+    certFile: service.certFile,
     comments,
     reviews,
     statuses,
@@ -454,6 +461,9 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
     },
-    close: () => service.close(),
+    close: () => {
+      untrust();
+      return service.close();
+    },
   };
 }

@@ -1,9 +1,11 @@
 /**
- * A fake of an outside HTTP service: a real node:http server on 127.0.0.1 that records every
- * request and answers with what the test's handler says.
+ * A fake of an outside HTTP service: a real node:http (or node:https) server on 127.0.0.1 that
+ * records every request and answers with what the test's handler says.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { loopbackCertificate } from './loopback-certificate.js';
 
 /** A request as the fake received it. */
 export interface ReceivedRequest {
@@ -29,7 +31,7 @@ export interface FakeAnswer {
 export type FakeHandler = (request: ReceivedRequest, index: number) => FakeAnswer;
 
 export interface FakeService {
-  /** `http://127.0.0.1:<port>`: the `api_base` to configure. */
+  /** `http://127.0.0.1:<port>` (`https://` over TLS): the `api_base` to configure. */
   url: string;
   requests: ReceivedRequest[];
   /** Replaces the handler for the next requests. */
@@ -45,11 +47,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Starts a fake service on a free loopback port. */
-export async function startFakeService(handler: FakeHandler): Promise<FakeService> {
-  let current = handler;
-  const requests: ReceivedRequest[] = [];
-  const server = http.createServer((req, res) => {
+export interface FakeHttpsService extends FakeService {
+  /** Its self-signed certificate for 127.0.0.1 (PEM): what the client under test must trust. */
+  certFile: string;
+}
+
+/** The request listener that records each request and answers with the current handler. */
+function recordingListener(
+  requests: ReceivedRequest[],
+  handler: () => FakeHandler,
+): http.RequestListener {
+  return (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -62,7 +70,7 @@ export async function startFakeService(handler: FakeHandler): Promise<FakeServic
         json: parseJson(body),
       };
       requests.push(received);
-      const answer = current(received, requests.length - 1);
+      const answer = handler()(received, requests.length - 1);
       const text =
         typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {});
       const send = () => {
@@ -76,11 +84,22 @@ export async function startFakeService(handler: FakeHandler): Promise<FakeServic
       if (answer.delayMs === undefined) send();
       else setTimeout(send, answer.delayMs).unref();
     });
-  });
+  };
+}
+
+/** Serves the server `createServer` makes on a free loopback port, answering with `handler`. */
+async function serve(
+  scheme: 'http' | 'https',
+  handler: FakeHandler,
+  createServer: (listener: http.RequestListener) => http.Server,
+): Promise<FakeService> {
+  let current = handler;
+  const requests: ReceivedRequest[] = [];
+  const server = createServer(recordingListener(requests, () => current));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     requests,
     answer(next) {
       current = next;
@@ -90,5 +109,33 @@ export async function startFakeService(handler: FakeHandler): Promise<FakeServic
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** Starts a fake service on a free loopback port. */
+export function startFakeService(handler: FakeHandler): Promise<FakeService> {
+  return serve('http', handler, (listener) => http.createServer(listener));
+}
+
+/**
+ * Starts a fake service over TLS on a free loopback port, with a fresh self-signed certificate
+ * for 127.0.0.1 (`loopbackCertificate`); trust it with `trustCertificate(fake.certFile)`.
+ *
+ * @example
+ * const fake = await startFakeHttpsService(() => ({ status: 200, body: { ok: true } }));
+ * const untrust = trustCertificate(fake.certFile);
+ */
+export async function startFakeHttpsService(handler: FakeHandler): Promise<FakeHttpsService> {
+  const certificate = loopbackCertificate();
+  const service = await serve('https', handler, (listener) =>
+    https.createServer({ key: certificate.key, cert: certificate.cert }, listener),
+  );
+  return {
+    ...service,
+    certFile: certificate.certFile,
+    close: async () => {
+      await service.close();
+      certificate.remove();
+    },
   };
 }

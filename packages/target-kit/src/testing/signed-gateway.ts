@@ -1,8 +1,8 @@
 /**
- * A whole gateway for the targets' end-to-end tests: the Gitea signature scheme, the plugin under
- * test, a runner that answers with a fixed summary and line comments (or with the prompt it got,
- * so a test reads what the template was given), the journal in memory, and one signed route
- * `reviews`.
+ * A whole gateway for a target's end-to-end tests: the plugins under test (a signature scheme and
+ * the target), a runner that answers with a fixed summary and line comments (or with the prompt
+ * it got, so a test reads what the template was given), the journal in memory, and one route
+ * `reviews` whose keys the test gives.
  */
 import {
   definePlugin,
@@ -12,11 +12,13 @@ import {
   type GatewayPlugin,
   type LineComment,
 } from '@webhook-gateway/core';
-import { createGateway, MemoryStore, type Gateway } from '@webhook-gateway/core/runtime';
+import { createGateway, MemoryStore } from '@webhook-gateway/core/runtime';
 import { waitFor } from '@webhook-gateway/core/testing';
 
 export interface SignedGateway {
   store: MemoryStore;
+  /** Every prompt the runner was given, in order. */
+  prompts: string[];
   /** POSTs `body` with `headers` to the route; the HTTP status. */
   post(headers: Record<string, string>, body: Buffer): Promise<number>;
   /** The journaled delivery of `deliveryId`, once it is finished. */
@@ -24,7 +26,18 @@ export interface SignedGateway {
   stop(): Promise<void>;
 }
 
-/** Starts the gateway with `plugins` (the scheme and the target), the route's keys and platforms. */
+/**
+ * Starts the gateway on 127.0.0.1 with `plugins`, the route's keys and the `platforms` slices;
+ * each delivery gets one attempt.
+ *
+ * @example
+ * const gateway = await startSignedGateway({
+ *   plugins: [giteaAuth, giteaPlugin],
+ *   route: { secret: SECRET, deliver: 'gitea_comment' },
+ *   platforms: { gitea: { base_url: fake.url, token: TOKEN } },
+ *   answer: { summary: 'Looks fine.', lineComments: [] },
+ * });
+ */
 export async function startSignedGateway(options: {
   plugins: readonly GatewayPlugin<unknown>[];
   route: Record<string, unknown>;
@@ -32,16 +45,16 @@ export async function startSignedGateway(options: {
   answer: { summary: string; lineComments: LineComment[] } | 'the prompt';
 }): Promise<SignedGateway> {
   const { answer } = options;
+  const prompts: string[] = [];
   const runner = definePlugin({
     name: 'test-review-runner',
     setup({ hooks }) {
-      hooks.run
-        .for('review')
-        .tapPromise('test-review-runner', async (request) =>
-          answer === 'the prompt'
-            ? { answer: request.prompt }
-            : { answer: answer.summary, lineComments: answer.lineComments },
-        );
+      hooks.run.for('review').tapPromise('test-review-runner', async ({ prompt }) => {
+        prompts.push(prompt);
+        return answer === 'the prompt'
+          ? { answer: prompt }
+          : { answer: answer.summary, lineComments: answer.lineComments };
+      });
     },
   });
   const store = new MemoryStore();
@@ -63,7 +76,7 @@ export async function startSignedGateway(options: {
     {},
     [...options.plugins],
   );
-  const gateway: Gateway = await createGateway({
+  const gateway = await createGateway({
     config,
     home: '/tmp/webhook-gateway-test-home',
     store,
@@ -73,6 +86,7 @@ export async function startSignedGateway(options: {
   const { port } = await gateway.start();
   return {
     store,
+    prompts,
     async post(headers, body) {
       const response = await fetch(`http://127.0.0.1:${port}/webhooks/reviews`, {
         method: 'POST',

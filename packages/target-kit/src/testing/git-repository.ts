@@ -1,6 +1,6 @@
 /**
- * A small real git repository in a temp dir, for the fake forges to serve diffs, compares and
- * files from: each commit is made on a parent with some files written or deleted, so a test
+ * A small real git repository in a temp dir, for fakes of forges to serve diffs, compares and
+ * files from (each as its forge reads git): each commit is made on a parent with some files written or deleted, so a test
  * builds a base and heads that differ where it needs (a rules file changed on the head only).
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +36,14 @@ function git(dir: string, args: readonly string[]): string {
   });
 }
 
+/**
+ * Makes an empty repository (branch `main`).
+ *
+ * @example
+ * const repository = createGitRepository();
+ * const base = repository.commit(undefined, { 'README.md': 'hello\n' });
+ * const head = repository.commit(base, { 'src/app.ts': 'export {};\n' });
+ */
 export function createGitRepository(): GitRepository {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-git-repo-'));
   git(dir, ['init', '-q', '-b', 'main']);
