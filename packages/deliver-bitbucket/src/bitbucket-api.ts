@@ -1,7 +1,7 @@
 /**
  * The Bitbucket Cloud REST API calls the targets make, under `/2.0` with
- * `Authorization: Bearer …`: a pull request's comments (list, create, inline, edit, delete), the
- * pull request itself, its diff and the diff between two commits, a file at a commit, and a
+ * `Authorization: Bearer …`: a pull request's comments (list, create, inline, edit, delete,
+ * resolve), the pull request itself, its diff and the diff between two commits, a file at a commit, and a
  * commit's build status. Each call goes through `rest-client.ts` (429s waited out, a failure a
  * `BitbucketApiError` that never shows the token). Every body the gateway writes has its hidden
  * markers written the Bitbucket way (`hideMarkers`).
@@ -30,6 +30,11 @@ const commentSchema = z.object({
     })
     .nullish(),
   deleted: z.boolean().optional(),
+  /** A reply's parent comment (a reply to a reply names the reply). */
+  parent: z.object({ id: z.number() }).nullish(),
+  inline: z.object({ path: z.string() }).nullish(),
+  /** Set while the thread this top-level comment starts is resolved. */
+  resolution: z.object({ type: z.string() }).nullish(),
 });
 export type BitbucketComment = z.infer<typeof commentSchema>;
 
@@ -106,6 +111,18 @@ export function bitbucketApi(context: BitbucketCallContext) {
     },
     async deleteComment(repo: string, id: number, commentId: string): Promise<void> {
       await call('DELETE', `${comments(repo, id)}/${commentId}`);
+    },
+    /**
+     * Resolves the thread a top-level inline comment starts
+     * (`POST …/comments/{comment_id}/resolve`); one already resolved (409) is left as it is.
+     */
+    async resolveComment(repo: string, id: number, commentId: string): Promise<void> {
+      try {
+        await call('POST', `${comments(repo, id)}/${commentId}/resolve`);
+      } catch (error) {
+        if (error instanceof BitbucketApiError && error.status === 409) return;
+        throw error;
+      }
     },
     /** The pull request's unified diff (`GET …/pullrequests/{id}/diff`, redirect followed). */
     async pullRequestDiff(repo: string, id: number): Promise<string> {

@@ -1,6 +1,7 @@
 /** A Bitbucket Cloud pull request's calls (`/2.0`), as the targets use them. */
 import { BITBUCKET_COMMENT_LIMIT } from './comment-limits.js';
 import { bitbucketApi } from './bitbucket-api.js';
+import { bitbucketFindingThreads } from './finding-threads.js';
 import { bitbucketLivingCommentApi } from './living-comment.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 import type { BitbucketPullRequestCalls } from './pull-request-calls.js';
@@ -28,5 +29,6 @@ export function cloudPullRequestCalls(
       await api.postComment(repo, id, body, { path: at.path, to: at.line });
     },
     setBuildStatus: (commit, status) => api.postBuildStatus(repo, commit, status),
+    findingThreads: (bot) => bitbucketFindingThreads(api, context, pullRequest, bot),
   };
 }

@@ -4,7 +4,7 @@ import type { BitbucketApi, BitbucketComment } from './bitbucket-api.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 
 /** True when `bot` names the comment's author by uuid, account id or nickname. */
-function writtenBy(comment: BitbucketComment, bot: string): boolean {
+export function writtenBy(comment: BitbucketComment, bot: string): boolean {
   const user = comment.user;
   return user?.uuid === bot || user?.account_id === bot || user?.nickname === bot;
 }

@@ -3,7 +3,10 @@
  * (`cloud-calls.ts`) and Data Center's (`data-center-calls.ts`) each give them, so the targets
  * and the build status are written once.
  */
-import type { LivingCommentApi } from '@webhook-gateway/deliver-forge-comment/comments';
+import type {
+  FindingThreads,
+  LivingCommentApi,
+} from '@webhook-gateway/deliver-forge-comment/comments';
 
 /** A build status as both APIs take it (the states the gateway sets). */
 export interface BuildStatus {
@@ -37,4 +40,9 @@ export interface BitbucketPullRequestCalls {
   postLineComment(body: string, at: CommentLine): Promise<void>;
   /** A build status on `commit`. */
   setBuildStatus(commit: string, status: BuildStatus): Promise<void>;
+  /**
+   * The gateway's finding threads, by `bot` or else the token's account; absent where findings
+   * are not remembered yet (Data Center).
+   */
+  findingThreads?(bot: string | undefined): FindingThreads;
 }

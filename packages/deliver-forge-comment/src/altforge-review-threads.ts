@@ -8,7 +8,7 @@
 import { findingMarkersIn } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
-import type { FindingThread } from './review-findings.js';
+import { isDismissal, type FindingThread } from './review-findings.js';
 
 const userSchema = z.object({ username: z.string().min(1) });
 const discussionsSchema = z.array(
@@ -25,9 +25,6 @@ const discussionsSchema = z.array(
   }),
 );
 const awardsSchema = z.array(z.object({ name: z.string() }));
-
-/** A reply that dismisses the finding: `/dismiss` as its first word. */
-const DISMISS = /^\s*\/dismiss\b/i;
 
 /** `<cli> api <args…>` parsed with `schema`; throws a `CommentDeliveryError` when glab fails. */
 async function apiJson<T>(glab: CliApiContext, args: string[], schema: z.ZodType<T>): Promise<T> {
@@ -60,7 +57,7 @@ export async function readAltforgeThreads(
     if (fingerprint === undefined) continue;
     const resolved = first.resolved ?? false;
     let dismissed = replies.some(
-      (reply) => reply.author.username !== own && DISMISS.test(reply.body),
+      (reply) => reply.author.username !== own && isDismissal(reply.body),
     );
     if (!dismissed && !resolved) {
       const awards = await apiJson(glab, [`${mrPath}/notes/${first.id}/award_emoji`], awardsSchema);

@@ -2,9 +2,10 @@
  * `@webhook-gateway/deliver-forge-comment/comments`: the forge-neutral parts of a comment target,
  * for the plugins that answer other forges over their REST APIs (Gitea, Bitbucket): the living
  * comment found by its marker, the comment bodies split at a limit, the line comments a diff can
- * hold, and the destination read from `deliver_extra` or the payload. Apart from the entry and
- * `./delivery`, so that importing it loads neither gh nor glab code. Also the command routes'
- * permission cache and refusal, and whether a loop can start (the loop guard asks its account).
+ * hold, the findings remembered across pushes, and the destination read from `deliver_extra` or
+ * the payload. Apart from the entry and `./delivery`, so that importing it loads neither gh nor
+ * glab code. Also the command routes' permission cache and refusal, and whether a loop can start
+ * (the loop guard asks its account).
  */
 export {
   commentMarker,
@@ -22,6 +23,7 @@ export {
   bodyWithMovedComments,
   commentableLines,
   diffLinesByPath,
+  diffLineTextsByPath,
   markedLineCommentBody,
   splitByDiff,
 } from './review-lines.js';
@@ -34,6 +36,8 @@ export {
   type SetCheckStatus,
 } from './check-status.js';
 export { checkIsOn, checkName, dashboardPage } from './check-output.js';
+export { findingsJournalOf, rememberFindings, type FindingThreads } from './remember-findings.js';
+export { isDismissal, type FindingThread } from './review-findings.js';
 export { tapCheckStatus, tapReviewContext } from './forge-plugin-taps.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';

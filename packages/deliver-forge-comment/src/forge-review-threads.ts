@@ -8,7 +8,7 @@ import { findingMarkersIn } from '@webhook-gateway/core';
 import { z } from 'zod';
 import { cliApiError, runCliApi, type CliApiContext } from './cli-api.js';
 import type { ForgePullRequest } from './forge-target.js';
-import type { FindingThread } from './review-findings.js';
+import { isDismissal, type FindingThread } from './review-findings.js';
 
 const THREADS_QUERY = `query($owner: String!, $repo: String!, $pr_number: Int!, $endCursor: String) {
   repository(owner: $owner, name: $repo) {
@@ -45,9 +45,6 @@ const threadSchema = z.object({
     ),
   }),
 });
-
-/** A reply that dismisses the finding: `/dismiss` as its first word. */
-const DISMISS = /^\s*\/dismiss\b/i;
 
 /**
  * The gateway's own threads on the pull request by fingerprint, only for the fingerprints in
@@ -88,7 +85,7 @@ export async function readFindingThreads(
       resolved: thread.isResolved,
       dismissed:
         first.reactions.totalCount > 0 ||
-        replies.some((reply) => !reply.viewerDidAuthor && DISMISS.test(reply.body)),
+        replies.some((reply) => !reply.viewerDidAuthor && isDismissal(reply.body)),
     });
   }
   return threads;

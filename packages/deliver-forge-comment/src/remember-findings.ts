@@ -28,7 +28,11 @@ export function findingsJournalOf(request: DeliverRequest): FindingsJournal | un
 export interface FindingThreads {
   /** The gateway's own threads by fingerprint, only for fingerprints in `trusted`. */
   read(trusted: ReadonlySet<string>): Promise<Map<string, FindingThread>>;
-  resolve(threadId: string): Promise<void>;
+  /**
+   * Resolves a fixed finding's thread. `'unsupported'`: the forge has no API for it (Forgejo, an
+   * older Gitea): the finding is closed as fixed all the same, its thread left as it is.
+   */
+  resolve(threadId: string): Promise<void | 'unsupported'>;
 }
 
 export interface RememberedReview {
@@ -89,9 +93,10 @@ export async function rememberFindings(
     },
   });
   const resolved = new Set<string>();
+  let unresolvable = 0;
   for (const { fingerprint, threadId } of plan.toResolve) {
     try {
-      await threadsOnRequest.resolve(threadId);
+      if ((await threadsOnRequest.resolve(threadId)) === 'unsupported') unresolvable++;
       resolved.add(fingerprint);
     } catch (error) {
       log.warn(
@@ -99,6 +104,12 @@ export async function rememberFindings(
         'could not resolve the thread of a fixed finding',
       );
     }
+  }
+  if (unresolvable > 0) {
+    log.info(
+      { fixed: unresolvable },
+      'the forge has no API to resolve a thread: fixed findings closed, their threads left open',
+    );
   }
   const after = withResolved(plan, resolved, deliveryId);
   const counts = { ...after.counts, resolveErrors: after.counts.resolveErrors + readErrors };

@@ -26,6 +26,14 @@ export interface FindingThread {
   dismissed: boolean;
 }
 
+/** A reply that dismisses the finding: `/dismiss` as its first word. */
+const DISMISS = /^\s*\/dismiss\b/i;
+
+/** True when a reply's text dismisses the finding of its thread. */
+export function isDismissal(body: string): boolean {
+  return DISMISS.test(body);
+}
+
 /** A line comment of this review with the text of the code line it sits on (empty when unknown). */
 interface RaisedComment {
   comment: LineComment;

@@ -154,14 +154,25 @@ export function markedLineCommentBody(
  * @example diffLinesByPath(diff).get('src/a.ts') // Set { 10, 11, 12 }
  */
 export function diffLinesByPath(diff: string): Map<string, Set<number>> {
-  const lines = new Map<string, Set<number>>();
+  const texts = diffLineTextsByPath(diff);
+  return new Map([...texts].map(([path, lines]) => [path, new Set(lines.keys())]));
+}
+
+/**
+ * The text of each added and context line of the new file, per path after the change, from a
+ * whole unified diff: where a line comment can sit, and what its finding's fingerprint is made of.
+ *
+ * @example diffLineTextsByPath(diff).get('src/a.ts')?.get(2) // 'const b = 2;'
+ */
+export function diffLineTextsByPath(diff: string): Map<string, Map<number, string>> {
+  const lines = new Map<string, Map<number, string>>();
   for (const file of parseDiff(diff)) {
     if (file.deleted || file.to === undefined || file.to === '/dev/null') continue;
-    const shown = new Set<number>();
+    const shown = new Map<number, string>();
     for (const chunk of file.chunks) {
       for (const change of chunk.changes) {
-        if (change.type === 'add') shown.add(change.ln);
-        else if (change.type === 'normal') shown.add(change.ln2);
+        if (change.type === 'add') shown.set(change.ln, change.content.slice(1));
+        else if (change.type === 'normal') shown.set(change.ln2, change.content.slice(1));
       }
     }
     lines.set(file.to, shown);

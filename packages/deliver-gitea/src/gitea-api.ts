@@ -1,8 +1,8 @@
 /**
  * The Gitea (and Forgejo) REST API calls the targets make, under `/api/v1` with
  * `Authorization: token …`: issue comments, a pull request, its diff and files of a commit (the
- * review context), reviews, commit statuses, a commenter's permission and the token's own
- * account. Each call waits out 429s (target-kit's `callRest`); any other failure throws a
+ * review context), reviews and their line comments (read, resolved), commit statuses, a
+ * commenter's permission and the token's own account. Each call waits out 429s (target-kit's `callRest`); any other failure throws a
  * `GiteaApiError` that says what to fix and never shows the token.
  */
 import type { Logger } from '@webhook-gateway/core';
@@ -40,6 +40,18 @@ const commentSchema = z.object({
 export type GiteaComment = z.infer<typeof commentSchema>;
 
 const userSchema = z.object({ login: z.string().min(1) });
+const reviewSchema = z.object({ id: z.number() });
+/** A review's line comment (`PullReviewComment`): `resolver` is set on a resolved conversation's first. */
+const reviewCommentSchema = z.object({
+  id: z.number(),
+  body: z.string(),
+  user: z.object({ login: z.string() }).nullish(),
+  resolver: z.object({ login: z.string() }).nullish(),
+  path: z.string(),
+  position: z.number().nullish(),
+  original_position: z.number().nullish(),
+});
+export type GiteaReviewComment = z.infer<typeof reviewCommentSchema>;
 const permissionSchema = z.object({ permission: z.string() });
 const createdSchema = z.object({ id: z.number() });
 
@@ -190,6 +202,43 @@ export function giteaApi(context: GiteaCallContext) {
     async postReview(repo: string, index: number, review: GiteaReview): Promise<number> {
       const answer = await call('POST', `/repos/${repoPath(repo)}/pulls/${index}/reviews`, review);
       return createdSchema.parse(answer.body).id;
+    },
+    /** Every review's line comments on the pull request, review by review, oldest first. */
+    async listReviewComments(repo: string, index: number): Promise<GiteaReviewComment[]> {
+      const path = `/repos/${repoPath(repo)}/pulls/${index}/reviews`;
+      const reviews: { id: number }[] = [];
+      let url: string | undefined = `${connection.apiBase}${path}`;
+      for (let page = 0; url !== undefined && page < MAX_PAGES; page++) {
+        const answer = await call('GET', path, undefined, url);
+        reviews.push(...z.array(reviewSchema).parse(answer.body));
+        url = nextPage(answer, connection.apiBase);
+      }
+      const comments: GiteaReviewComment[] = [];
+      for (const review of reviews) {
+        const answer = await call('GET', `${path}/${review.id}/comments`);
+        comments.push(...z.array(reviewCommentSchema).parse(answer.body));
+      }
+      return comments;
+    },
+    /**
+     * Resolves the conversation of a review comment
+     * (`POST /repos/{owner}/{repo}/pulls/{index}/comments/{id}/resolve`, go-gitea/gitea #36441);
+     * `'unsupported'` where the instance has no such endpoint (Forgejo, an older Gitea: 404, 405).
+     */
+    async resolveReviewComment(
+      repo: string,
+      index: number,
+      commentId: string,
+    ): Promise<void | 'unsupported'> {
+      const path = `/repos/${repoPath(repo)}/pulls/${index}/comments/${commentId}/resolve`;
+      try {
+        await call('POST', path);
+      } catch (error) {
+        if (error instanceof GiteaApiError && (error.status === 404 || error.status === 405)) {
+          return 'unsupported';
+        }
+        throw error;
+      }
     },
     async postStatus(repo: string, sha: string, status: GiteaStatus): Promise<void> {
       await call('POST', `/repos/${repoPath(repo)}/statuses/${encodeURIComponent(sha)}`, status);

@@ -3,7 +3,9 @@
  * that this process, the in-process gateway under test, trusts while the fake runs) that speaks the
  * part of `/2.0` the targets use, as Bitbucket documents it, and keeps what they write as state: pull request
  * comments (listed page by page with `next`, created, inline with `inline: { path, to }`, edited
- * with PUT, deleted, which Bitbucket keeps as `deleted: true`), the pull request's diff (a redirect
+ * with PUT, deleted, which Bitbucket keeps as `deleted: true`, replies with `parent`, threads
+ * resolved and reopened through `…/comments/{id}/resolve` and shown by a top-level comment's
+ * `resolution`), the pull request's diff (a redirect
  * to the repository's diff, as Bitbucket answers it), the diff between two commits of a repository
  * backed by real git (`/diff/{a}..{b}`: the changes of `a` since its merge base with `b`; Bitbucket
  * documents this order as the opposite of `git diff`'s), files at a commit (`/src/{commit}/{path}`, raw), and commits'
@@ -30,6 +32,10 @@ interface FakeComment {
   inline?: { path: string; to: number };
   user: { uuid: string; nickname: string };
   deleted: boolean;
+  /** A reply's parent comment. */
+  parent?: number;
+  /** Who resolved the thread this top-level comment starts. */
+  resolution?: { uuid: string; nickname: string };
 }
 
 interface FakeBuildStatus {
@@ -52,6 +58,12 @@ export interface FakeBitbucket {
   requests: ReceivedRequest[];
   /** A comment someone else wrote. */
   addComment(pull: string, raw: string, nickname: string): FakeComment;
+  /** Someone else's reply to comment `parent`. */
+  reply(parent: number, raw: string, nickname: string): FakeComment;
+  /** Someone else resolves the thread comment `id` starts. */
+  resolveAsPerson(id: number, nickname: string): void;
+  /** A push: the pull request's diff from now on. */
+  setDiff(pull: string, diff: string): void;
   /** Answers the next `times` requests that `matches` with `answer` instead. */
   failNext(
     matches: (request: ReceivedRequest) => boolean,
@@ -115,6 +127,16 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
     user: { type: 'user', display_name: comment.user.nickname, ...comment.user },
     deleted: comment.deleted,
     ...(comment.inline ? { inline: comment.inline } : {}),
+    ...(comment.parent !== undefined ? { parent: { id: comment.parent } } : {}),
+    ...(comment.resolution
+      ? {
+          resolution: {
+            type: 'comment_resolution',
+            user: { type: 'user', ...comment.resolution },
+            created_on: '2026-01-01T00:00:00Z',
+          },
+        }
+      : {}),
   });
 
   const comment = (pull: string, id: string) =>
@@ -123,11 +145,13 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
   /** The comment's raw text and inline anchor from a request body, or the 400 it gets. */
   function readComment(
     json: unknown,
-  ): { raw: string; inline?: FakeComment['inline'] } | FakeAnswer {
+  ): { raw: string; inline?: FakeComment['inline']; parent?: number } | FakeAnswer {
     const body = object(json);
     const raw = object(body?.content)?.raw;
     if (typeof raw !== 'string' || raw === '')
       return error(400, 'content.raw: This field is required.');
+    const parent = object(body?.parent)?.id;
+    if (typeof parent === 'number') return { raw, parent };
     if (body?.inline === undefined) return { raw };
     const inline = object(body.inline);
     if (typeof inline?.path !== 'string' || typeof inline.to !== 'number') {
@@ -206,6 +230,7 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
           pull,
           raw: read.raw,
           ...(read.inline ? { inline: read.inline } : {}),
+          ...(read.parent !== undefined ? { parent: read.parent } : {}),
           user: options.bot,
           deleted: false,
         };
@@ -232,6 +257,33 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
         const found = comment(`${m[1]}#${m[2]}`, m[3] ?? '');
         if (!found) return notFound;
         found.deleted = true;
+        return { status: 204, body: '' };
+      },
+    ],
+    [
+      'POST',
+      new RegExp(`${PULL}/comments/(\\d+)/resolve$`),
+      (m) => {
+        const found = comment(`${m[1]}#${m[2]}`, m[3] ?? '');
+        if (!found) return notFound;
+        if (found.parent !== undefined || !found.inline) {
+          return error(403, 'Only top-level comments on the diff can be resolved.');
+        }
+        if (found.resolution) return error(409, 'This comment has already been resolved.');
+        found.resolution = options.bot;
+        return {
+          status: 200,
+          body: { type: 'comment_resolution', user: options.bot, created_on: '' },
+        };
+      },
+    ],
+    [
+      'DELETE',
+      new RegExp(`${PULL}/comments/(\\d+)/resolve$`),
+      (m) => {
+        const found = comment(`${m[1]}#${m[2]}`, m[3] ?? '');
+        if (!found?.resolution) return notFound;
+        delete found.resolution;
         return { status: 204, body: '' };
       },
     ],
@@ -338,6 +390,28 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions): Promise
       };
       comments.push(added);
       return added;
+    },
+    reply(parent, raw, nickname) {
+      const first = comments.find((c) => c.id === parent);
+      if (!first) throw new Error(`no comment ${parent}`);
+      const added: FakeComment = {
+        id: nextId++,
+        pull: first.pull,
+        raw,
+        parent,
+        user: { uuid: `{${nickname}}`, nickname },
+        deleted: false,
+      };
+      comments.push(added);
+      return added;
+    },
+    resolveAsPerson(id, nickname) {
+      const found = comments.find((c) => c.id === id);
+      if (!found) throw new Error(`no comment ${id}`);
+      found.resolution = { uuid: `{${nickname}}`, nickname };
+    },
+    setDiff(pull, diff) {
+      options.pulls[pull] = { diff };
     },
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });

@@ -3,8 +3,11 @@
  * process, the in-process gateway under test, trusts while the fake runs) that speaks the part of
  * `/api/v1` the targets use, as Gitea documents it, and keeps what they write as state: issue comments
  * (list, create, edit, delete), pull request reviews with their line comments, commit statuses,
- * the token's user, a user's permission on a repository, and each pull request's diff. A pull
- * request backed by a real git repository also answers `GET …/pulls/{n}` (its base and head) and
+ * the token's user, a user's permission on a repository, and each pull request's diff. Each
+ * review's line comments are kept as review comments too (listed per review, with the `resolver`
+ * of a resolved conversation); with `resolveApi` (Gitea with go-gitea/gitea #36441)
+ * `POST …/pulls/{n}/comments/{id}/resolve` resolves one, without it that endpoint is a 404 as on
+ * Forgejo. A pull request backed by a real git repository also answers `GET …/pulls/{n}` (its base and head) and
  * `GET …/raw/{path}?ref=` (files at a commit), and its diff is git's. A wrong token gets 401, an unknown repository
  * or pull request 404, a body without its required fields 422.
  */
@@ -36,6 +39,20 @@ interface FakeReview {
   comments: { path: string; new_position: number; body: string }[];
 }
 
+/** A line comment of a review, as `GET …/pulls/{n}/reviews/{id}/comments` lists it. */
+interface FakeReviewComment {
+  id: number;
+  /** `owner/repo#index`. */
+  pull: string;
+  reviewId: number;
+  path: string;
+  position: number;
+  body: string;
+  user: { login: string };
+  /** Who resolved the conversation (set on its first comment). */
+  resolver: { login: string } | null;
+}
+
 interface FakeStatus {
   repo: string;
   sha: string;
@@ -52,10 +69,18 @@ export interface FakeGitea {
   comments: FakeComment[];
   reviews: FakeReview[];
   statuses: FakeStatus[];
+  /** Every review's line comments, in order. */
+  reviewComments: FakeReviewComment[];
   /** Every request, in order. */
   requests: ReceivedRequest[];
   /** A comment someone else wrote. */
   addComment(issue: string, body: string, login: string): FakeComment;
+  /** A person's reply in the conversation of review comment `id` (their own review, same line). */
+  replyToReviewComment(id: number, body: string, login: string): FakeReviewComment;
+  /** A person resolves the conversation of review comment `id`. */
+  resolveConversation(id: number, login: string): void;
+  /** A push: the pull request's diff from now on. */
+  setDiff(pull: string, diff: string): void;
   /** Answers the next `times` requests that `matches` with `answer` instead. */
   failNext(
     matches: (request: ReceivedRequest) => boolean,
@@ -79,6 +104,8 @@ export interface FakeGiteaOptions {
   login: string;
   /** The pull requests it knows, `owner/repo#index`, with their unified diff or repository. */
   pulls: Record<string, { diff: string } | FakeGitPull>;
+  /** Whether review comments can be resolved over the API (Gitea with #36441; not Forgejo). */
+  resolveApi?: boolean;
   /** The users it knows and their permission on every repository (`read`, `write`, `admin`…). */
   permissions?: Record<string, string>;
   /** Whether the token's account administers the repositories (default true): else 403 on others' permission. */
@@ -104,6 +131,7 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
   const comments: FakeComment[] = [];
   const reviews: FakeReview[] = [];
   const statuses: FakeStatus[] = [];
+  const reviewComments: FakeReviewComment[] = [];
   const failures: { matches: (r: ReceivedRequest) => boolean; answer: FakeAnswer; left: number }[] =
     [];
   let nextId = 100;
@@ -125,6 +153,29 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
     html_url: '',
     created_at: '2026-01-01T00:00:00Z',
   });
+
+  const reviewCommentJson = (comment: FakeReviewComment) => ({
+    id: comment.id,
+    body: comment.body,
+    user: { id: 1, login: comment.user.login },
+    resolver: comment.resolver ? { id: 2, login: comment.resolver.login } : null,
+    pull_request_review_id: comment.reviewId,
+    path: comment.path,
+    position: comment.position,
+    original_position: 0,
+    commit_id: '',
+    diff_hunk: '',
+  });
+  const reviewJson = (review: FakeReview, login: string) => ({
+    id: review.id,
+    body: review.body,
+    state: review.event,
+    user: { id: 1, login },
+    commit_id: review.commit_id ?? '',
+    comments_count: reviewComments.filter((c) => c.reviewId === review.id).length,
+  });
+  /** The reviews' authors: the token's account, or the person who replied. */
+  const reviewAuthors = new Map<number, string>();
 
   const routes: [string, RegExp, (m: RegExpExecArray, r: ReceivedRequest) => FakeAnswer][] = [
     ['GET', /^\/api\/v1\/user$/, () => ({ status: 200, body: { id: 1, login: options.login } })],
@@ -271,16 +322,57 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
           comments: lineComments as FakeReview['comments'],
         };
         reviews.push(review);
+        reviewAuthors.set(review.id, options.login);
+        for (const comment of review.comments) {
+          reviewComments.push({
+            id: nextId++,
+            pull,
+            reviewId: review.id,
+            path: comment.path,
+            position: comment.new_position,
+            body: comment.body,
+            user,
+            resolver: null,
+          });
+        }
+        return { status: 200, body: reviewJson(review, options.login) };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews$/,
+      (m) => {
+        const pull = `${m[1]}#${m[2]}`;
+        if (!(pull in options.pulls)) return notFound;
+        const found = reviews.filter((review) => review.pull === pull);
         return {
           status: 200,
-          body: {
-            id: review.id,
-            body: review.body,
-            state: event,
-            commit_id: review.commit_id ?? '',
-            comments_count: review.comments.length,
-          },
+          body: found.map((review) => reviewJson(review, reviewAuthors.get(review.id) ?? '')),
         };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/,
+      (m) => {
+        const pull = `${m[1]}#${m[2]}`;
+        const review = reviews.find((r) => r.pull === pull && r.id === Number(m[3]));
+        if (!review) return notFound;
+        const found = reviewComments.filter((c) => c.reviewId === review.id);
+        return { status: 200, body: found.map(reviewCommentJson) };
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/v1\/repos\/([^/]+\/[^/]+)\/pulls\/(\d+)\/comments\/(\d+)\/resolve$/,
+      (m) => {
+        if (options.resolveApi !== true) return notFound;
+        const comment = reviewComments.find(
+          (c) => c.pull === `${m[1]}#${m[2]}` && c.id === Number(m[3]),
+        );
+        if (!comment) return notFound;
+        comment.resolver = user;
+        return { status: 200, body: reviewCommentJson(comment) };
       },
     ],
     [
@@ -328,11 +420,43 @@ export async function startFakeGitea(options: FakeGiteaOptions): Promise<FakeGit
     comments,
     reviews,
     statuses,
+    reviewComments,
     requests: service.requests,
     addComment(issue, body, login) {
       const comment = { id: nextId++, issue, body, user: { login } };
       comments.push(comment);
       return comment;
+    },
+    replyToReviewComment(id, body, login) {
+      const first = reviewComments.find((c) => c.id === id);
+      if (!first) throw new Error(`no review comment ${id}`);
+      const review: FakeReview = {
+        id: nextId++,
+        pull: first.pull,
+        event: 'COMMENT',
+        body: '',
+        comments: [{ path: first.path, new_position: first.position, body }],
+      };
+      reviews.push(review);
+      reviewAuthors.set(review.id, login);
+      const reply: FakeReviewComment = {
+        ...first,
+        id: nextId++,
+        reviewId: review.id,
+        body,
+        user: { login },
+        resolver: null,
+      };
+      reviewComments.push(reply);
+      return reply;
+    },
+    resolveConversation(id, login) {
+      const first = reviewComments.find((c) => c.id === id);
+      if (!first) throw new Error(`no review comment ${id}`);
+      first.resolver = { login };
+    },
+    setDiff(pull, diff) {
+      options.pulls[pull] = { diff };
     },
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
