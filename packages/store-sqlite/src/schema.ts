@@ -357,6 +357,20 @@ const safetyColumn: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN safety TEXT');
 };
 
+/**
+ * 18: the pauses of new attempts (`webhook-gateway pause`), kept across restarts: one row per
+ * paused route, `''` for every route (a route name is never empty).
+ */
+const pausesTable: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE pauses (
+      route  TEXT PRIMARY KEY,                    -- '' = every route
+      reason TEXT,
+      since  INTEGER NOT NULL                     -- ms since the epoch
+    ) WITHOUT ROWID;
+  `);
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -376,6 +390,7 @@ export const migrations: readonly Migration[] = [
   findingsTable,
   partialAnswers,
   safetyColumn,
+  pausesTable,
 ];
 
 /** The schema version this code writes. */
