@@ -62,7 +62,7 @@ async function expectHealthy(): Promise<void> {
   expect(gateway.child.signalCode).toBeNull();
   const response = await fetch(`${gateway.url}/health`);
   expect(response.status).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok', platform: 'webhook' });
+  expect(await response.json()).toEqual({ status: 'ok', platform: 'webhook', paused: [] });
 }
 
 function waitUntilFinished(deliveryIds: readonly string[], timeoutMs = 20_000): Promise<true> {

@@ -70,10 +70,18 @@ afterAll(async () => {
 });
 
 describe('GET /health', () => {
-  it('answers 200 with the platform, without auth', async () => {
+  it('answers 200 with the platform and the pauses in force (none), without auth', async () => {
     const response = await fetch(`${gateway.url}/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', platform: 'webhook' });
+    expect(await response.json()).toEqual({ status: 'ok', platform: 'webhook', paused: [] });
+  });
+});
+
+describe('GET /ready', () => {
+  it('answers 200 while the store answers and the gateway is not draining, without auth', async () => {
+    const response = await fetch(`${gateway.url}/ready`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready' });
   });
 });
 

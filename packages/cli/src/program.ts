@@ -24,6 +24,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   filters: async () => (await import('./commands/filters/command.js')).registerFiltersCommands,
   import: async () => (await import('./commands/import/command.js')).registerImportCommands,
   app: async () => (await import('./commands/app/command.js')).registerAppCommands,
+  pause: async () => (await import('./commands/pause/command.js')).registerPauseCommand,
+  resume: async () => (await import('./commands/pause/command.js')).registerResumeCommand,
+  drain: async () => (await import('./commands/drain/command.js')).registerDrainCommand,
 };
 
 /**

@@ -16,6 +16,7 @@ import { ConfigError, errorMessage } from './errors.js';
 import { createHooks, type GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import { outboundPlan } from './outbound-plan.js';
+import { PauseWatch } from './pause-watch.js';
 import type { LoadedPlugin } from './plugin-loader.js';
 import { setUpPlugins } from './plugin-setup.js';
 import { SlidingWindowRateLimiter } from './rate-limit.js';
@@ -54,7 +55,11 @@ export interface Gateway {
    * address (`listening: false` and port 0 for a worker).
    */
   start(): Promise<{ host: string; port: number; listening: boolean }>;
-  /** Stops accepting, lets running work finish (bounded), closes the store. */
+  /**
+   * Drains, then stops: no new attempt starts, running ones finish (within
+   * `shutdown_timeout_s`) while the listener still answers (`/ready` 503; webhooks journaled, or
+   * 503 with `drain_refuse`), then it stops listening and closes the store.
+   */
   stop(): Promise<void>;
   /** Applies a new config's routes, secrets and filters without dropping in-flight work. */
   reload(config: GatewayConfig): void;
@@ -89,9 +94,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const limits = () => queueLimits(config.current());
   const outbound = (route: string) => outboundPlan(config.current(), route);
+  // The journal's pauses, read every second; a lifted one wakes the queue.
+  const pauses = new PauseWatch({ store, log, onResume: () => queue.resumed?.() });
+  const paused = (route: string) => pauses.isPaused(route);
   const queue: DeliveryQueue = store.createQueue
-    ? store.createQueue({ attempt, limits, role, log, outbound })
-    : new WorkerPool({ store, attempt, limits, log });
+    ? store.createQueue({ attempt, limits, role, log, outbound, paused })
+    : new WorkerPool({ store, attempt, limits, log, paused });
+  let draining = false;
 
   // 4. plugins tap the hooks: schemes, filters, render, runners, targets, observers
   const instances = await setUpPlugins(
@@ -125,6 +134,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     rateLimiter,
     queue,
     schemes: loadedSchemes(plugins, hooks),
+    state: {
+      pauses: () => pauses.pauses,
+      draining: () => draining,
+      probeStore: () => store.pauses(),
+    },
     log,
     ...(tracer ? { tracer } : {}),
   });
@@ -163,6 +177,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (!store.createQueue) {
         await endInterruptedStates({ store, hooks, config, resolveRoute, log });
       }
+      // Before the queue: a pause kept across a restart holds from the first dispatch.
+      await pauses.start();
       if (role !== 'receiver' || !store.createQueue) await queue.start();
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);
@@ -181,8 +197,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);
-      const closed = closeServer(server);
+      // The drain: the listener keeps answering (`/ready` 503) while running attempts finish.
+      draining = true;
       await queue.stop(settings().shutdown_timeout_s * 1000);
+      pauses.stop();
+      const closed = closeServer(server);
       server.closeAllConnections();
       await closed;
       for (const instance of instances) {

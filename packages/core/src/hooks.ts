@@ -308,6 +308,8 @@ export type RequestOutcome =
   | 'unknown_route'
   /** A route with `enabled: false` (403). */
   | 'disabled'
+  /** Refused while the gateway drains, with `drain_refuse: true` (503). */
+  | 'draining'
   | 'error';
 
 /** How one attempt at a delivery ended. */

@@ -126,8 +126,10 @@ export type {
   DeliveryFilter,
   DeliveryOutline,
   DeliveryProgress,
+  Pause,
   Subscription,
 } from './store.js';
+export { isPaused } from './pause-watch.js';
 
 // The outbox: lifecycle events and targets' messages waiting to be POSTed, signed.
 export {

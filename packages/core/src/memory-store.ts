@@ -21,6 +21,7 @@ import type {
   DeliveryFilter,
   DeliveryOutline,
   DeliveryProgress,
+  Pause,
   QueuedDelivery,
   Store,
   Subscription,
@@ -33,6 +34,8 @@ export class MemoryStore implements Store {
   private readonly keys = new Map<string, { id: string; expiresAt: number }>();
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly cursors = new Map<string, string>();
+  /** Pauses by route (`null`: every route), in the order they began. */
+  private readonly pausesByRoute = new Map<string | null, Pause>();
   /** Findings by order key, copied in and out so a caller's change never reaches the store. */
   private readonly findingsByRequest = new Map<string, Finding[]>();
   /** The outbox by message id; a claimed message is due again when its lease ends. */
@@ -330,6 +333,29 @@ export class MemoryStore implements Store {
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
     this.cursors.set(name, value);
+  }
+
+  async pauses(): Promise<Pause[]> {
+    this.assertOpen();
+    return [...this.pausesByRoute.values()].map((pause) => ({ ...pause }));
+  }
+
+  async pause(
+    route: string | null,
+    reason: string | null,
+    now: number,
+  ): Promise<{ pause: Pause; added: boolean }> {
+    this.assertOpen();
+    const held = this.pausesByRoute.get(route);
+    if (held) return { pause: { ...held }, added: false };
+    const pause = { route, reason, since: now };
+    this.pausesByRoute.set(route, pause);
+    return { pause: { ...pause }, added: true };
+  }
+
+  async resume(route: string | null): Promise<boolean> {
+    this.assertOpen();
+    return this.pausesByRoute.delete(route);
   }
 
   async findings(orderKey: string): Promise<Finding[]> {

@@ -13,6 +13,8 @@ export interface DeliveryQueue {
   stop(timeoutMs: number): Promise<void>;
   readonly queuedCount: number;
   readonly runningCount: number;
+  /** A pause was lifted: look again at what waited (`Store.pauses`). */
+  resumed?(): void;
 }
 
 /** How one attempt ended, as far as a queue needs to know to schedule what comes next. */
@@ -72,6 +74,11 @@ export interface QueueContext {
    * itself (a delivery whose worker died in its last attempt ends `failed`: event `dead`).
    */
   outbound?: (route: string) => OutboundPlan | undefined;
+  /**
+   * True while new attempts of `route` are paused (`Store.pauses`, as this process last read
+   * them): its deliveries wait, queued, and running ones finish.
+   */
+  paused?: (route: string) => boolean;
   /** `receiver` only enqueues; `worker` only runs; `all` does both. */
   role: GatewayRole;
   log: Logger;

@@ -14,6 +14,7 @@ import { coalescePlan } from './coalesce.js';
 import { orderKeyOf, payloadAction, type DeliveryRecord } from './delivery.js';
 import { errorMessage } from './errors.js';
 import type { GatewayHooks, RequestOutcome } from './hooks.js';
+import { addHealthRoutes, type GatewayState } from './health.js';
 import { deliveryIdOf, eventTypeOf, keptHeaders } from './headers.js';
 import type { Logger } from './logger.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -33,6 +34,8 @@ export interface ReceiverOptions {
   queue: Pick<DeliveryQueue, 'enqueue'>;
   /** Every loaded auth scheme, in order: what a route without `schemes` accepts. */
   schemes: readonly string[];
+  /** What `/health` and `/ready` report, and whether a drain refuses webhooks. */
+  state: GatewayState;
   log: Logger;
   /** With `observability.otlp`: each request's span, journaled with what it accepts. */
   tracer?: GatewayTracer;
@@ -95,9 +98,7 @@ export function createReceiver(options: ReceiverOptions): Koa {
     }
   });
 
-  router.get('/health', (ctx) => {
-    reply(ctx, 200, { status: 'ok', platform: 'webhook' });
-  });
+  addHealthRoutes(router, options.state, log);
 
   router.post('/webhooks/:route', async (ctx) => {
     const started = performance.now();
@@ -146,6 +147,13 @@ export function createReceiver(options: ReceiverOptions): Koa {
     const checked = (check: string, passed: boolean, status?: number): void =>
       span?.addEvent(`check ${check}`, { passed, ...(status !== undefined ? { status } : {}) });
     const settings = config.platforms.webhook.extra;
+
+    // 0. a drain with `drain_refuse`: the sender retries later, on this gateway's successor
+    if (settings.drain_refuse && options.state.draining()) {
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(settings.shutdown_timeout_s))));
+      replyUnread(ctx, 503, { error: 'Draining; retry later' });
+      return 'draining';
+    }
 
     // 1. route
     const route = await options.resolveRoute(name);

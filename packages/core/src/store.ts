@@ -64,6 +64,19 @@ export interface Subscription {
   updatedAt: number;
 }
 
+/**
+ * A pause of new attempts (`webhook-gateway pause`): deliveries are still accepted and journaled,
+ * none starts until it is lifted.
+ */
+export interface Pause {
+  /** The route paused, or null for every route. */
+  route: string | null;
+  /** What the operator gave as the reason, or null. */
+  reason: string | null;
+  /** When it began, ms since the epoch. */
+  since: number;
+}
+
 /** What an attempt produced so far; an absent part is left as the row has it. */
 export interface DeliveryProgress {
   prompt?: string;
@@ -178,6 +191,24 @@ export interface Store {
   readCursor(name: string): Promise<string | undefined>;
   /** Keeps `value` as the cursor `name`; resolves once durable. */
   writeCursor(name: string, value: string): Promise<void>;
+
+  /**
+   * The pauses in force (`route: null` pauses every route), oldest first. A worker starts no
+   * attempt of a paused route; every process sharing the store reads the same list.
+   */
+  pauses(): Promise<Pause[]>;
+  /**
+   * Pauses `route` (null: every route) from `now`, with `reason`; resolves once durable. A route
+   * already paused keeps its pause as it is: the answer is the pause in force, and `added` says
+   * whether this call made it.
+   */
+  pause(
+    route: string | null,
+    reason: string | null,
+    now: number,
+  ): Promise<{ pause: Pause; added: boolean }>;
+  /** Lifts the pause of `route` (null: the pause of every route); false when there was none. */
+  resume(route: string | null): Promise<boolean>;
 
   /**
    * The findings kept for a route's pull or merge request (`orderKey`: route, repository and

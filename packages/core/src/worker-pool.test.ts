@@ -19,7 +19,7 @@ afterEach(async () => {
 function setup(
   extra: Record<string, unknown>,
   run: (deliveryId: string) => Promise<string>,
-  poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intake' | 'pollIntervalMs'> = {},
+  poolOptions: Pick<WorkerPoolOptions, 'maxHeld' | 'intake' | 'pollIntervalMs' | 'paused'> = {},
   store: MemoryStore = new MemoryStore(),
 ) {
   const config = parseConfig({
@@ -100,6 +100,35 @@ describe('WorkerPool', () => {
       '3 delivered',
     );
     expect(events).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
+  });
+
+  it('starts nothing of a paused route while others run, then its queue in order once resumed', async () => {
+    const paused = new Set(['r']);
+    const started: string[] = [];
+    const { store, pool, submit } = setup(
+      { concurrency: 4, routes: { r: { secret: 's' }, other: { secret: 's' } } },
+      async (id) => {
+        started.push(id);
+        return 'ok';
+      },
+      { paused: (route) => paused.has(route) },
+    );
+    await pool.start();
+    await submit(delivery('r', 'r1', 'r|o/r|1'));
+    await submit(delivery('r', 'r2', null));
+    await submit(delivery('r', 'r3', 'r|o/r|1'));
+    await submit(delivery('other', 'o1'));
+    await waitFor(async () => (await store.list({ status: 'delivered' })).length === 1, 'o1');
+    expect(started).toEqual(['o1']);
+    expect((await store.list({ route: 'r', status: 'queued' })).length).toBe(3);
+
+    paused.delete('r');
+    pool.resumed();
+    await waitFor(
+      async () => (await store.list({ status: 'delivered' })).length === 4,
+      '4 delivered',
+    );
+    expect(started).toEqual(['o1', 'r1', 'r2', 'r3']);
   });
 
   it('runs different pull requests in parallel up to the global limit', async () => {

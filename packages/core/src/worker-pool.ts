@@ -34,6 +34,8 @@ export interface WorkerPoolOptions {
   attempt: Attempt;
   limits: () => QueueLimits;
   log: Logger;
+  /** True while new attempts of `route` are paused: its deliveries stay queued, in order. */
+  paused?: (route: string) => boolean;
   /** How often to look for deliveries queued by another process (`deliveries replay`). */
   pollIntervalMs?: number;
   /**
@@ -106,6 +108,11 @@ export class WorkerPool implements DeliveryQueue {
 
   /** Starts whatever may run now (called when intake pressure ends). */
   wake(): void {
+    this.scheduleDispatch();
+  }
+
+  /** A pause was lifted: what waited starts now, in order. */
+  resumed(): void {
     this.scheduleDispatch();
   }
 
@@ -230,6 +237,7 @@ export class WorkerPool implements DeliveryQueue {
     const blocked = new Set(this.busyOrderKeys);
     let nextWake = Infinity;
     const limit = this.intake.active ? Math.min(1, limits.concurrency) : limits.concurrency;
+    const paused = this.options.paused;
     for (let i = 0; i < this.queue.length && this.running.size < limit; i++) {
       const item = this.queue[i];
       if (!item) break;
@@ -238,6 +246,8 @@ export class WorkerPool implements DeliveryQueue {
         if (blocked.has(item.orderKey)) continue;
         blocked.add(item.orderKey);
       }
+      // A paused route's deliveries keep their place; `resumed` dispatches again.
+      if (paused?.(item.route)) continue;
       if (item.nextAttemptAt > now) {
         nextWake = Math.min(nextWake, item.nextAttemptAt);
         continue;

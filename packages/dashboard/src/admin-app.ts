@@ -20,6 +20,7 @@ import { loginHandlers } from './handlers/login.js';
 import { metricsHandler } from './handlers/metrics.js';
 import { notFoundHandler } from './handlers/not-found.js';
 import { overviewHandler } from './handlers/overview.js';
+import { pauseHandlers } from './handlers/pause.js';
 import { replayHandler } from './handlers/replay.js';
 import { routesHandler } from './handlers/routes.js';
 import type { IgnoredTally } from './ignored-tally.js';
@@ -62,6 +63,7 @@ export function createAdminApp(
   const login = loginHandlers(handlerDeps);
   const deliveries = deliveriesHandlers(handlerDeps);
   const delivery = deliveryHandlers(handlerDeps);
+  const pausing = pauseHandlers(handlerDeps);
 
   // Exact paths: `/metrics/` or `/Metrics` is not `/metrics`.
   const router = new Router({ strict: true, sensitive: true });
@@ -100,6 +102,12 @@ export function createAdminApp(
   router
     .get('/dashboard/routes', withAccess('page', routesHandler(handlerDeps)))
     .all('/dashboard/routes', methodNotAllowed(GET));
+  router
+    .post('/dashboard/pause', formBody, withAccess('api', pausing.pause))
+    .all('/dashboard/pause', methodNotAllowed('POST'));
+  router
+    .post('/dashboard/resume', formBody, withAccess('api', pausing.resume))
+    .all('/dashboard/resume', methodNotAllowed('POST'));
   router
     .get('/dashboard/fragments/deliveries', withAccess('api', deliveries.rows))
     .all('/dashboard/fragments/deliveries', methodNotAllowed(GET));

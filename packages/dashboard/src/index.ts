@@ -59,6 +59,7 @@ export default definePlugin({
     const metrics = createGatewayMetrics({
       queue,
       configuredRoutes: Object.keys(config.platforms.webhook.extra.routes),
+      pauses: () => store.pauses(),
     });
     const ignored = new IgnoredTally();
     hooks.requestHandled.tap(DASHBOARD_PLUGIN_NAME, (event) =>

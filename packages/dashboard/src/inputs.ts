@@ -44,6 +44,24 @@ export const loginFormSchema = z.object({
   next: optionalText(2048),
 });
 
+/** The pause form: a route, or none for every route, and a reason (both may be empty). */
+export const pauseFormSchema = z.object({
+  route: optionalText(200),
+  reason: z
+    .string()
+    .max(500)
+    .default('')
+    .transform((value) => (value.trim() === '' ? undefined : value.trim())),
+});
+
+/** The resume form: the route whose pause to lift, or none for the pause of every route. */
+export const resumeFormSchema = z.object({ route: optionalText(200) });
+
+/** `?pause=…` of the routes page: what the last pause or resume form did. */
+export const routesQuerySchema = z.object({
+  pause: z.enum(['paused', 'already-paused', 'resumed', 'not-paused']).optional(),
+});
+
 /** A form that changes something (replay, log out): its CSRF token. */
 export const csrfFormSchema = z.object({
   csrf: z.string().max(200).default(''),

@@ -101,6 +101,24 @@ describe('createGatewayMetrics', () => {
     expect(await value('thread_error')).toBe(1);
   });
 
+  it('reads the pauses at scrape time: 1 for a paused route, all of them under a pause of every route', async () => {
+    let pauses: { route: string | null; reason: string | null; since: number }[] = [
+      { route: 'reviews', reason: null, since: 1 },
+    ];
+    const metrics = createGatewayMetrics({
+      queue: { queuedCount: 0, runningCount: 0 },
+      configuredRoutes: ['reviews', 'pushes'],
+      pauses: async () => pauses,
+      defaultMetrics: false,
+    });
+    expect(await valueOf(metrics, 'webhook_route_paused', { route: 'reviews' })).toBe(1);
+    expect(await valueOf(metrics, 'webhook_route_paused', { route: 'pushes' })).toBe(0);
+    pauses = [{ route: null, reason: 'outage', since: 2 }];
+    expect(await valueOf(metrics, 'webhook_route_paused', { route: 'pushes' })).toBe(1);
+    pauses = [];
+    expect(await valueOf(metrics, 'webhook_route_paused', { route: 'reviews' })).toBe(0);
+  });
+
   it('reads the queue gauges at scrape time', async () => {
     const queue = { queuedCount: 3, runningCount: 1 };
     const metrics = metricsFor(queue);

@@ -4,7 +4,9 @@
  * route and model (and the prompt tokens served from the provider's cache), trace spans dropped by a failed export, and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
 import {
+  isPaused,
   promptTokenSplit,
+  type Pause,
   type AttemptEvent,
   type FindingsEvent,
   type QueueStats,
@@ -61,6 +63,8 @@ const RECONCILE_OUTCOMES = ['listed', 'journaled', 'redelivered', 'failed'] as c
 export function createGatewayMetrics(options: {
   queue: QueueStats;
   configuredRoutes: readonly string[];
+  /** The pauses in force, read at each scrape (`Store.pauses`); none when absent. */
+  pauses?: () => Promise<readonly Pause[]>;
   /** Off in unit tests, which only look at the gateway's own metrics. */
   defaultMetrics?: boolean;
 }): GatewayMetrics {
@@ -81,6 +85,23 @@ export function createGatewayMetrics(options: {
     registers,
     collect() {
       this.set(queue.queuedCount);
+    },
+  });
+  const { pauses } = options;
+  new Gauge({
+    name: 'webhook_route_paused',
+    help: 'Whether new attempts of the route are paused (1: its own pause or one of every route), by route; a paused route still accepts and journals.',
+    labelNames: ['route'] as const,
+    registers,
+    async collect() {
+      if (!pauses) return;
+      // A store that does not answer leaves the last values read.
+      const inForce = await pauses().catch(() => undefined);
+      if (!inForce) return;
+      this.reset();
+      const routes = new Set(knownRoutes);
+      for (const pause of inForce) if (pause.route !== null) routes.add(pause.route);
+      for (const route of routes) this.set({ route }, isPaused(inForce, route) ? 1 : 0);
     },
   });
   new Gauge({

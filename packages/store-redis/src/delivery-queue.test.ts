@@ -31,6 +31,7 @@ function queueOn(
   run: Run,
   extra: Record<string, unknown> = {},
   role: GatewayRole = 'all',
+  paused?: (route: string) => boolean,
 ) {
   const config = parseConfig({
     platforms: {
@@ -71,6 +72,7 @@ function queueOn(
     limits: () => queueLimits(config),
     log: silentLogger(),
     role,
+    ...(paused ? { paused } : {}),
   });
   queues.push(queue);
   return queue;
@@ -96,6 +98,40 @@ describe.skipIf(!redis)('RedisDeliveryQueue', () => {
     const record = await receive(store, queue);
     await waitFor(async () => (await statusOf(store, record.id)) === 'delivered', 'delivered');
     expect(await store.get(record.id)).toMatchObject({ attempts: 1, answer: 'LGTM' });
+  });
+
+  it('leaves a paused route’s delivery queued while another route runs, and runs it once resumed', async () => {
+    const store = await open(fast);
+    const paused = new Set(['reviews']);
+    const ran: string[] = [];
+    const queue = queueOn(
+      store,
+      async (request) => {
+        ran.push(request.delivery.route);
+        return 'ok';
+      },
+      { routes: { reviews: { secret: 's' }, pushes: { secret: 's' } } },
+      'all',
+      (route) => paused.has(route),
+    );
+    await queue.start();
+    const review = await receive(store, queue, { route: 'reviews' });
+    const push = await receive(store, queue, { route: 'pushes', orderKey: null });
+    await waitFor(async () => (await statusOf(store, push.id)) === 'delivered', 'push delivered');
+    // The paused job sleeps in BullMQ's delayed set.
+    await waitFor(
+      async () => (await store.jobs.state(`${review.id}.${review.seq}`)) === 'delayed',
+      'the paused job asleep',
+    );
+    expect(await statusOf(store, review.id)).toBe('queued');
+    expect(ran).toEqual(['pushes']);
+    paused.delete('reviews');
+    queue.resumed?.();
+    await waitFor(
+      async () => (await statusOf(store, review.id)) === 'delivered',
+      'review delivered',
+    );
+    expect(ran).toEqual(['pushes', 'reviews']);
   });
 
   it('never runs anything in a receiver; a worker on the same Redis does', async () => {

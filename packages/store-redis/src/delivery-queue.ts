@@ -32,6 +32,11 @@ interface AttemptSlot {
 
 /** A job waiting for a busy pull request never sleeps longer than this before looking again. */
 const MAX_BLOCKED_WAIT_MS = 30_000;
+/**
+ * How long a job of a paused route sleeps before looking again; a resume wakes the delayed jobs
+ * at once (`resumed`), so this only bounds the cost of a long pause.
+ */
+const PAUSED_WAIT_MS = 30_000;
 /** How stale `queuedCount` may be (it is read from Redis, not counted here). */
 const QUEUED_COUNT_TTL_MS = 1_000;
 /** A job whose worker keeps dying is given up by BullMQ after this many stalls (the sweep re-adds it). */
@@ -124,6 +129,21 @@ export class RedisDeliveryQueue implements DeliveryQueue {
   }
 
   /**
+   * A pause was lifted: the delayed jobs wake now (each worker that sees the resume asks; the
+   * first moves them all). A job that was waiting for its retry or its pull request's turn goes
+   * back to sleep when it finds the journal's time not yet come.
+   */
+  resumed(): void {
+    if (!this.worker || this.stopping) return;
+    this.store.jobs.promoteDelayed().catch((error: unknown) => {
+      this.context.log.warn(
+        { err: errorMessage(error) },
+        'could not wake the delayed jobs after a resume; they look again within 30 s',
+      );
+    });
+  }
+
+  /**
    * Stops taking jobs and waits up to `timeoutMs` for running attempts. What is still running
    * then is aborted and put back in the queue for another worker (or the next start).
    */
@@ -175,6 +195,11 @@ export class RedisDeliveryQueue implements DeliveryQueue {
     }
     if (view.status === 'queued' && view.nextAttemptAt > now) {
       return this.postpone(job, token, view.nextAttemptAt);
+    }
+
+    if (this.context.paused?.(view.route)) {
+      // Journaled and queued; it starts after the resume, its pull request's line kept.
+      return this.postpone(job, token, now + PAUSED_WAIT_MS * (0.75 + Math.random() * 0.5));
     }
 
     const limits = this.context.limits();

@@ -96,6 +96,11 @@ export class JobProducer {
     });
   }
 
+  /** Moves every delayed job to the waiting list (a resume: paused jobs sleep in the delayed set). */
+  async promoteDelayed(): Promise<void> {
+    await this.open().promoteJobs();
+  }
+
   /** Removes a finished job so a job of the same id can be added again. */
   async remove(jobId: string): Promise<void> {
     await this.open().remove(jobId);

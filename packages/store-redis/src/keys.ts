@@ -42,6 +42,8 @@ export interface RedisKeys {
   readonly cursors: string;
   /** Hash: order key (route, repository, number) → its findings as JSON (`Finding[]`). */
   readonly findings: string;
+  /** Hash: `all` or `route:<name>` → the pause in force as JSON (`Pause`). */
+  readonly pauses: string;
   /** String with a TTL: held by the process that runs the periodic job `name`. */
   lease(name: string): string;
   /** Hash: one outbox message (`NewOutboxMessage`, its tries and its claim). */
@@ -77,6 +79,7 @@ export function redisKeys(prefix: string): RedisKeys {
     sweepLock: `${prefix}:sweep-lock`,
     cursors: `${prefix}:cursors`,
     findings: `${prefix}:findings`,
+    pauses: `${prefix}:pauses`,
     lease: (name) => `${prefix}:lease:${encodeURIComponent(name)}`,
     outbox: (id) => `${prefix}:outbox:msg:${id}`,
     outboxPrefix: `${prefix}:outbox:msg:`,

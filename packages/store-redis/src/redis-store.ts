@@ -20,6 +20,7 @@ import type {
   OutboxClaim,
   OutboxMessage,
   OutboxOutcome,
+  Pause,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -45,6 +46,7 @@ import { JobProducer } from './jobs.js';
 import { ACCEPT, APPLY, PRUNE_ROW, SAVE_FIELDS } from './journal-scripts.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 import { TAKE_LEASE } from './lease-script.js';
+import { addPause, readPauses, removePause } from './pauses.js';
 import { outboxClaimFromReply } from './outbox-records.js';
 import { CLAIM_OUTBOX, ENQUEUE_OUTBOX, SETTLE_OUTBOX } from './outbox-scripts.js';
 import {
@@ -513,6 +515,25 @@ export class RedisStore implements Store, QueueJournal {
   async saveFindings(orderKey: string, findings: readonly Finding[]): Promise<void> {
     this.assertOpen();
     await this.client.hset(this.keys.findings, orderKey, JSON.stringify(findings));
+  }
+
+  async pauses(): Promise<Pause[]> {
+    this.assertOpen();
+    return readPauses(this.client, this.keys.pauses);
+  }
+
+  async pause(
+    route: string | null,
+    reason: string | null,
+    now: number,
+  ): Promise<{ pause: Pause; added: boolean }> {
+    this.assertOpen();
+    return addPause(this.client, this.keys.pauses, { route, reason, since: now });
+  }
+
+  async resume(route: string | null): Promise<boolean> {
+    this.assertOpen();
+    return removePause(this.client, this.keys.pauses, route);
   }
 
   /** Free or already ours: taken (or renewed) for `ttlMs`; another process's: refused. */

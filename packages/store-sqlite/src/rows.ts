@@ -7,6 +7,7 @@ import {
   type DeliveryOutline,
   type DeliveryRecord,
   type DeliveryStatus,
+  type Pause,
   type QueuedDelivery,
   type Subscription,
   DELIVERY_STATUSES,
@@ -33,6 +34,12 @@ const subscriptionRowSchema = z.object({
   secret: z.string(),
   created_at: z.number(),
   updated_at: z.number(),
+});
+
+const pauseRowSchema = z.object({
+  route: z.string(),
+  reason: z.string().nullable(),
+  since: z.number(),
 });
 
 /** Names the row and every problem, so a damaged file can be found and fixed. */
@@ -281,6 +288,19 @@ export function subscriptionFromRow(row: unknown): Subscription {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+/** A `pauses` row as core's `Pause` (`''` is every route). */
+export function pauseFromRow(row: unknown): Pause {
+  const parsed = pauseRowSchema.safeParse(row);
+  if (!parsed.success) throw describeBadRow('pauses', row, parsed.error);
+  const r = parsed.data;
+  return { route: r.route === '' ? null : r.route, reason: r.reason, since: r.since };
+}
+
+/** The `pauses` key of a route (null: every route). */
+export function pauseRouteKey(route: string | null): string {
+  return route ?? '';
 }
 
 /** The bind parameters of a `subscriptions` row. */

@@ -358,7 +358,21 @@ const safetyColumn: Migration = (db) => {
 };
 
 /**
- * The W3C `traceparent` of the request that journaled a delivery (with `observability.otlp`), so
+ * 18: the pauses of new attempts (`webhook-gateway pause`), kept across restarts: one row per
+ * paused route, `''` for every route (a route name is never empty).
+ */
+const pausesTable: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE pauses (
+      route  TEXT PRIMARY KEY,                    -- '' = every route
+      reason TEXT,
+      since  INTEGER NOT NULL                     -- ms since the epoch
+    ) WITHOUT ROWID;
+  `);
+};
+
+/**
+ * 19: the W3C `traceparent` of the request that journaled a delivery (with `observability.otlp`), so
  * its attempts join that trace; NULL when tracing was off.
  */
 const traceContextColumn: Migration = (db) => {
@@ -384,7 +398,7 @@ export const migrations: readonly Migration[] = [
   findingsTable,
   partialAnswers,
   safetyColumn,
-  // Issue 34 numbers this one 19: the pause table (18) goes before it when both are merged.
+  pausesTable,
   traceContextColumn,
 ];
 

@@ -20,6 +20,7 @@ import type {
   OutboxClaim,
   OutboxMessage,
   OutboxOutcome,
+  Pause,
   Store,
   Subscription,
 } from '@webhook-gateway/core';
@@ -44,6 +45,8 @@ import {
   deliveryFromRow,
   outboxFromRow,
   outlineFromRow,
+  pauseFromRow,
+  pauseRouteKey,
   queuedFromRow,
   subscriptionFromRow,
   supersededFromRow,
@@ -420,6 +423,33 @@ export class SqliteStore implements Store {
   async writeCursor(name: string, value: string): Promise<void> {
     this.assertOpen();
     await this.batched(undefined, () => this.statements.writeCursor.run({ name, value }));
+  }
+
+  async pauses(): Promise<Pause[]> {
+    this.assertOpen();
+    this.settle();
+    return this.statements.readPauses.all().map(pauseFromRow);
+  }
+
+  async pause(
+    route: string | null,
+    reason: string | null,
+    now: number,
+  ): Promise<{ pause: Pause; added: boolean }> {
+    this.assertOpen();
+    const key = pauseRouteKey(route);
+    return this.batched(undefined, () => {
+      const added = this.statements.addPause.run({ route: key, reason, since: now }).changes > 0;
+      return { pause: pauseFromRow(this.statements.readPause.get(key)), added };
+    });
+  }
+
+  async resume(route: string | null): Promise<boolean> {
+    this.assertOpen();
+    return this.batched(
+      undefined,
+      () => this.statements.removePause.run(pauseRouteKey(route)).changes > 0,
+    );
   }
 
   async findings(orderKey: string): Promise<Finding[]> {

@@ -123,6 +123,11 @@ export interface Statements {
   writeCursor: Statement<{ name: string; value: string }>;
   readFindings: Statement<[string]>;
   writeFindings: Statement<{ order_key: string; findings: string }>;
+  readPauses: Statement<[]>;
+  readPause: Statement<[string]>;
+  /** Adds a pause unless its route is paused already. */
+  addPause: Statement<{ route: string; reason: string | null; since: number }>;
+  removePause: Statement<[string]>;
   /** Adds a message unless its id is there already. */
   insertOutbox: Statement<OutboxInsert>;
   dropExpiredOutbox: Statement<{ now: number }>;
@@ -280,6 +285,12 @@ export function prepareStatements(db: Database.Database): Statements {
       `INSERT INTO findings (order_key, findings) VALUES (@order_key, @findings)
        ON CONFLICT (order_key) DO UPDATE SET findings = excluded.findings`,
     ),
+    readPauses: db.prepare<[]>('SELECT route, reason, since FROM pauses ORDER BY since, route'),
+    readPause: db.prepare<[string]>('SELECT route, reason, since FROM pauses WHERE route = ?'),
+    addPause: db.prepare<{ route: string; reason: string | null; since: number }>(
+      'INSERT OR IGNORE INTO pauses (route, reason, since) VALUES (@route, @reason, @since)',
+    ),
+    removePause: db.prepare<[string]>('DELETE FROM pauses WHERE route = ?'),
     insertOutbox: db.prepare<OutboxInsert>(
       `INSERT OR IGNORE INTO outbox (id, destination, body, created_at, expires_at, due_at)
        VALUES (@id, @destination, @body, @created_at, @expires_at, @created_at)`,

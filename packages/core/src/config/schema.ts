@@ -313,6 +313,8 @@ function webhookExtraSchemaOf(route: ReturnType<typeof routeSchemaOf>) {
     dedupe_window_s: z.int().positive().default(3600),
     request_timeout_s: z.number().positive().default(30),
     shutdown_timeout_s: z.number().min(0).default(30),
+    /** While draining, answer webhooks 503 with `Retry-After` instead of journaling them. */
+    drain_refuse: z.boolean().default(false),
     admin: adminSchema.optional(),
     /** Where the forge reaches the gateway (`https://hooks.example.com`); hooks point at `<it>/webhooks/<route>`. */
     public_url: z.url().optional(),

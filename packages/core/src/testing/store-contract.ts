@@ -15,6 +15,7 @@ import {
   type StoreContractCheck,
 } from './contract-check.js';
 import { outboxChecks } from './outbox-contract.js';
+import { pauseChecks } from './pause-contract.js';
 import { sampleSubscription } from './store-samples.js';
 
 export type { StoreContractCheck, StoreContractSubject } from './contract-check.js';
@@ -853,4 +854,5 @@ export const storeContract: readonly StoreContractCheck[] = [
   ...upkeepChecks,
   ...supersedeChecks,
   ...outboxChecks,
+  ...pauseChecks,
 ];

@@ -73,6 +73,7 @@ pre.block {
 }
 .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1rem 0; }
 .actions p { margin: 0; color: var(--muted); font-size: 0.9rem; }
+form.pause { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.25rem 0; }
 form.login { max-width: 26rem; display: flex; flex-direction: column; gap: 0.75rem; }
 form.login label { font-weight: 600; }
 /* Charts (server-rendered SVG). Okabe–Ito colours, which read apart with any colour vision;

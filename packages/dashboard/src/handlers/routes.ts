@@ -1,6 +1,7 @@
 /** `/dashboard/routes`: each configured route with its counts, and the last reconcile pass. */
 import type { AccessHandler } from '../access.js';
 import { sendHtml } from '../answers.js';
+import { BadRequestError, queryOf, routesQuerySchema } from '../inputs.js';
 import { routesPage } from '../pages/routes-page.js';
 import { routeSummaries } from '../route-summaries.js';
 import type { HandlerDeps } from './handler-deps.js';
@@ -18,6 +19,9 @@ export function routesHandler({
   'gate' | 'store' | 'config' | 'metrics' | 'options' | 'now' | 'refreshMs'
 >): AccessHandler {
   return async (ctx, access) => {
+    const query = routesQuerySchema.safeParse(queryOf(ctx));
+    if (!query.success) throw new BadRequestError('unknown pause result');
+    const pauses = await store.pauses();
     const summary = await routeSummaries(config, store, {
       now: now(),
       scanLimit: options.counts_scan_limit,
@@ -28,6 +32,8 @@ export function routesHandler({
       routesPage({
         ...summary,
         reconcile: metrics.lastReconcile,
+        pauses,
+        ...(query.data.pause === undefined ? {} : { pauseResult: query.data.pause }),
         scanLimit: options.counts_scan_limit,
         refreshMs,
         ...gate.csrfOf(access),

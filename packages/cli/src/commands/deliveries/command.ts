@@ -2,8 +2,10 @@
  * `webhook-gateway deliveries list|show|replay`: read the journal and queue a delivery again.
  * They open the same store as the gateway and work while it runs.
  */
+import { isPaused } from '@webhook-gateway/core';
 import { CommanderError, Option, type Command } from 'commander';
 import { addHomeOptions } from '../../home-options.js';
+import { pausedHeader } from '../pause/pause-text.js';
 import { withJournal } from './journal.js';
 import { formatDeliveryList } from './list-format.js';
 import {
@@ -45,9 +47,18 @@ async function listDeliveries(rawOptions: unknown): Promise<void> {
     ...(options.status === undefined ? {} : { status: options.status }),
     limit: options.limit ?? DEFAULT_LIST_LIMIT,
   };
-  const records = await withJournal(options, (store) => store.list(filter));
+  const { records, pauses } = await withJournal(options, async (store) => ({
+    records: await store.list(filter),
+    pauses: await store.pauses(),
+  }));
   if (options.json) printJson(records.map(deliverySummary));
-  else print(formatDeliveryList(records, filter));
+  else {
+    // What holds the listed route (or any route) back, above the table.
+    const holding = pauses.filter(
+      (pause) => options.route === undefined || isPaused([pause], options.route),
+    );
+    print([...pausedHeader(holding), formatDeliveryList(records, filter)].join('\n'));
+  }
 }
 
 async function showDelivery(rawId: unknown, rawOptions: unknown): Promise<void> {

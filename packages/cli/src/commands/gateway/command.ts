@@ -10,6 +10,7 @@ import {
 import { Option, type Command } from 'commander';
 import { gatewayProblems } from '../../config-check.js';
 import { loadContext } from '../../context.js';
+import { writePidFile } from '../../gateway-pid.js';
 import { addHomeOptions, type HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 import { openTracer } from '../../open-tracer.js';
@@ -97,7 +98,10 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
     }
     stopping = true;
     watcher?.close();
-    log.info({ signal }, 'stopping: no new deliveries, letting running work finish');
+    log.info(
+      { signal, running: gateway.queue.runningCount },
+      'draining: no new attempts, letting running ones finish',
+    );
     gateway
       .stop()
       .then(() => {
@@ -113,6 +117,8 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // For `webhook-gateway drain`, which sends SIGTERM to the process it names.
+  process.once('exit', writePidFile(context.home));
   // Announced once a signal stops it in order: a SIGTERM right after the line would otherwise end
   // the process before its buffered log lines are written.
   const routes = Object.keys(gateway.config.platforms.webhook.extra.routes);
