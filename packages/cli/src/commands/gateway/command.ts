@@ -100,7 +100,7 @@ async function runGateway(options: GatewayCommandOptions): Promise<void> {
     watcher?.close();
     log.info(
       { signal, running: gateway.queue.runningCount },
-      'draining: no new attempts, letting running ones finish',
+      'stopping: draining, no new attempts, letting running ones finish',
     );
     gateway
       .stop()
