@@ -20,7 +20,7 @@ export interface GatewayState {
 }
 
 /** How long `/ready` waits for the store before answering 503. */
-export const READY_STORE_TIMEOUT_MS = 2_000;
+const READY_STORE_TIMEOUT_MS = 2_000;
 
 /** A pause as `/health` shows it: no reason, since `/health` has no authentication. */
 function pauseForHealth(pause: Pause): { route: string | null; since: string } {

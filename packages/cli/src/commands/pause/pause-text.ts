@@ -7,7 +7,7 @@ function whatIsPaused(pause: Pause): string {
 }
 
 /** `route reviews since 2026-11-28T04:41:00.000Z — model provider outage` */
-export function describePause(pause: Pause): string {
+function describePause(pause: Pause): string {
   const reason = pause.reason === null ? '' : ` — ${pause.reason}`;
   return `${whatIsPaused(pause)} since ${new Date(pause.since).toISOString()}${reason}`;
 }
