@@ -25,6 +25,7 @@ import { createRouteResolver } from './routes.js';
 import { closeServer, createServer, listen } from './server.js';
 import { inFileWarnings, startupProblems } from './startup-checks.js';
 import type { Store } from './store.js';
+import { startWaitingNotices, type WaitingNotices } from './waiting-notices.js';
 import { WorkerPool } from './worker-pool.js';
 import { queueLimits, type DeliveryQueue, type GatewayRole } from './queue.js';
 
@@ -113,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // 6. server
   const server: http.Server = createServer(receiver);
   const timers: NodeJS.Timeout[] = [];
+  let waitingNotices: WaitingNotices | undefined;
 
   async function prune(): Promise<void> {
     const now = Date.now();
@@ -145,6 +147,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         await endInterruptedStates({ store, hooks, config, resolveRoute, log });
       }
       if (role !== 'receiver' || !store.createQueue) await queue.start();
+      waitingNotices = startWaitingNotices({ store, hooks, config, resolveRoute, log });
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
@@ -162,6 +165,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);
+      waitingNotices?.stop();
       const closed = closeServer(server);
       await queue.stop(settings().shutdown_timeout_s * 1000);
       server.closeAllConnections();

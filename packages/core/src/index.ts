@@ -46,6 +46,7 @@ export {
   type DeliverRequest,
   type DeliveryStateRequest,
   type DeliveryEndedRequest,
+  type DeliveryWaitingRequest,
   type RequestEvent,
   type RequestOutcome,
   type AttemptEvent,

@@ -64,7 +64,7 @@ export function withBuildStatus(
 }
 
 /**
- * Sets the check's build status from a hook (`attemptStarted`, `deliveryEnded`); the templates
+ * Sets the check's build status from a hook (`attemptStarted`, `deliveryWaiting`, `deliveryEnded`); the templates
  * see the payload only. Never throws: a status is never worth a failed attempt.
  */
 export async function setBitbucketCheck(

@@ -13,6 +13,7 @@ import {
   checkIsOn,
   endWithoutReview,
   PENDING_STATUS,
+  queuedStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
@@ -99,6 +100,10 @@ const bitbucketPlugin = definePlugin({
       settingsIn({ platforms }, request.config).bitbucket;
     hooks.attemptStarted.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
       if (showsCheck(request)) await setCheck(request, bitbucket(request), options, PENDING_STATUS);
+    });
+    hooks.deliveryWaiting.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
+      if (!showsCheck(request)) return;
+      await setCheck(request, bitbucket(request), options, queuedStatus(request.standing.position));
     });
     hooks.deliveryEnded.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
       if (!showsCheck(request)) return;

@@ -3,7 +3,12 @@
  * title, a summary within the forge's limit, the line comments as annotations in batches the
  * forge accepts, and a status description within 140 characters.
  */
-import type { LineComment, ReviewConclusion, ReviewConclusionValue } from '@webhook-gateway/core';
+import {
+  ordinal,
+  type LineComment,
+  type ReviewConclusion,
+  type ReviewConclusionValue,
+} from '@webhook-gateway/core';
 import { bodyWithMovedComments } from './review-lines.js';
 
 /** The forge's limit on a check run's `output.summary` (and `text`), in characters. */
@@ -44,6 +49,15 @@ interface CheckAnnotation {
 }
 
 export const IN_PROGRESS_TITLE = 'Review in progress';
+
+/**
+ * The title of a review still queued: its place in its route's queue.
+ *
+ * @example queuedTitle(3) // 'Queued, 3rd'
+ */
+export function queuedTitle(position: number): string {
+  return `Queued, ${ordinal(position)}`;
+}
 
 const NO_SUMMARY = '(the agent wrote no summary; see the annotations)';
 

@@ -17,6 +17,7 @@ import {
   deliveredCheck,
   failedCheck,
   IN_PROGRESS_TITLE,
+  queuedTitle,
   silentCheck,
   statusDescription,
   type CheckEnd,
@@ -37,6 +38,11 @@ export const PENDING_STATUS: CheckStatus = {
   state: 'pending',
   description: statusDescription(IN_PROGRESS_TITLE),
 };
+
+/** The status of a review still queued, with its place in its route's queue ("Queued, 2nd"). */
+export function queuedStatus(position: number): CheckStatus {
+  return { state: 'pending', description: statusDescription(queuedTitle(position)) };
+}
 
 /** The status a check's end leaves: `failure` only for that conclusion. */
 export function endStatus(end: CheckEnd): CheckStatus {

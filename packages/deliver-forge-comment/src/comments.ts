@@ -27,6 +27,7 @@ export {
   endStatus,
   endWithoutReview,
   PENDING_STATUS,
+  queuedStatus,
   withCheckStatus,
   type CheckStatus,
   type SetCheckStatus,

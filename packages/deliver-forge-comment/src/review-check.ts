@@ -11,12 +11,15 @@ import {
   type DeliverRequest,
   type DeliveryEndedRequest,
   type DeliveryStateRequest,
+  type DeliveryWaitingRequest,
   type LineComment,
+  waitReasonText,
 } from '@webhook-gateway/core';
 import {
   checkIsOn,
   deliveredCheck,
   failedCheck,
+  queuedTitle,
   silentCheck,
   type CheckEnd,
 } from './check-output.js';
@@ -92,6 +95,28 @@ export async function startCheck(
 ): Promise<void> {
   const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
   await start(subjectOf(request, extra), platforms);
+}
+
+/**
+ * `deliveryWaiting`: the check queued, with the delivery's place in its route's queue ("Queued,
+ * 2nd") and, on a check run, why it waits.
+ */
+export async function showQueuedCheck(
+  request: DeliveryWaitingRequest,
+  platforms: Platforms,
+): Promise<void> {
+  const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
+  const subject = subjectOf(request, extra);
+  const title = queuedTitle(request.standing.position);
+  if (FORGE_TARGETS.includes(subject.target)) {
+    const { showForgeQueued } = await import('./forge-check.js');
+    const waits = request.standing.reasons.map((reason) => `- ${waitReasonText(reason)}`);
+    const summary = `Delivery \`${request.delivery.deliveryId}\` waits:\n\n${waits.join('\n')}`;
+    await showForgeQueued(subject, platforms.forge, title, summary);
+  } else {
+    const { showAltforgeQueued } = await import('./altforge-check.js');
+    await showAltforgeQueued(subject, platforms.altforge, title);
+  }
 }
 
 /** `deliveryEnded`: a failed delivery's check fails with its error; a silent one concludes. */

@@ -59,7 +59,7 @@ export function withCommitStatus(
 }
 
 /**
- * Sets the check's status from a hook (`attemptStarted`, `deliveryEnded`); the templates see the
+ * Sets the check's status from a hook (`attemptStarted`, `deliveryWaiting`, `deliveryEnded`); the templates see the
  * payload only. Never throws: a status is never worth a failed attempt.
  */
 export async function setGiteaCheck(

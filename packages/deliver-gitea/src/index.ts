@@ -13,6 +13,7 @@ import {
   checkIsOn,
   endWithoutReview,
   PENDING_STATUS,
+  queuedStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BaseFiles } from '@webhook-gateway/deliver-forge-comment/review';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
@@ -92,6 +93,10 @@ const giteaPlugin = definePlugin({
       settingsIn({ platforms }, request.config).gitea;
     hooks.attemptStarted.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
       if (showsCheck(request)) await setCheck(request, gitea(request), options, PENDING_STATUS);
+    });
+    hooks.deliveryWaiting.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
+      if (!showsCheck(request)) return;
+      await setCheck(request, gitea(request), options, queuedStatus(request.standing.position));
     });
     hooks.deliveryEnded.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
       if (!showsCheck(request)) return;
