@@ -82,6 +82,11 @@ export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
     try {
       const { store } = deps;
       if (store.tryLease && !(await store.tryLease(LEASE_NAME, intervalMs * 3))) return;
+      // An empty queue, the usual case, costs one short read.
+      if ((await store.queued(0, 1)).length === 0) {
+        told.clear();
+        return;
+      }
       const { standings } = await readQueueStandings(store, deps.config.current(), Date.now());
       for (const id of told.keys()) if (!standings.has(id)) told.delete(id);
       for (const standing of standings.values()) {
