@@ -3,8 +3,9 @@
  * (`POST …/commit/{node}/statuses/build`) on the pull request's head commit, key
  * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
  * set, else to the pull request (Bitbucket requires a link). What to say when is
- * `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when an attempt starts and the
- * end of a delivery without its review, from the plugin's hooks (`setBitbucketCheck`); the
+ * `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` with its place while it waits
+ * in the queue and when an attempt starts, and the end of a delivery without its review, from
+ * the plugin's hooks (`setBitbucketCheck`); the
  * conclusion once the review is posted, from the target (`withBuildStatus`).
  */
 import {

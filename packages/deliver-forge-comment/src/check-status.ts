@@ -1,7 +1,8 @@
 /**
  * `deliver_extra.check: true` on the REST forge targets (Gitea, Bitbucket): the review's check as
  * a status on the head commit, told the way `check-output.ts` tells the forge's and the
- * altforge's. In progress when an attempt starts (`attemptStarted`), ended with the agent's
+ * altforge's. Pending with its place while it waits in the queue (`deliveryWaiting`), in
+ * progress when an attempt starts (`attemptStarted`), ended with the agent's
  * conclusion once the review is posted (the target, through `withCheckStatus`), or without a
  * review (`deliveryEnded`: failed for good, or silent). Statuses have no neutral: it is success,
  * nothing blocks the merge. How a status is set comes from each forge's own code.

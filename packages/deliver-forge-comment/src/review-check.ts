@@ -1,9 +1,10 @@
 /**
  * `deliver_extra.check: true` on the four comment targets: the review's state shown on the
- * forge, in progress when the attempt starts, ended when it is delivered, silent, or failed for
- * good (or died with the gateway). A check run with the App, else a commit status. The check
- * never costs the review: a failure to show it is logged (`attemptStarted` and `deliveryEnded`
- * are logged by core; after a delivered review, here), so a review is never posted twice.
+ * forge, queued with its place while it waits (`deliveryWaiting`), in progress when the attempt
+ * starts, ended when it is delivered, silent, or failed for good (or died with the gateway). A
+ * check run with the App, else a commit status. The check never costs the review: a failure to
+ * show it is logged (`attemptStarted`, `deliveryWaiting` and `deliveryEnded` are logged by core;
+ * after a delivered review, here), so a review is never posted twice.
  */
 import {
   errorMessage,

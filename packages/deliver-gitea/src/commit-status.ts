@@ -3,8 +3,8 @@
  * (`POST /repos/{owner}/{repo}/statuses/{sha}`) on the pull request's head commit, context
  * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
  * set. What to say when is `deliver-forge-comment/comments`' (as for the forge and the altforge):
- * `pending` when an attempt starts and the end of a delivery without its review, from the
- * plugin's hooks (`setGiteaCheck`); the conclusion once the review is posted, from the target
+ * `pending` with its place while it waits in the queue and when an attempt starts, and the end
+ * of a delivery without its review, from the plugin's hooks (`setGiteaCheck`); the conclusion once the review is posted, from the target
  * (`withCommitStatus`).
  */
 import {
