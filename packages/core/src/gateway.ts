@@ -26,6 +26,7 @@ import { createRouteResolver } from './routes.js';
 import { closeServer, createServer, listen } from './server.js';
 import { inFileWarnings, startupProblems } from './startup-checks.js';
 import type { Store } from './store.js';
+import { startWaitingNotices, type WaitingNotices } from './waiting-notices.js';
 import { WorkerPool } from './worker-pool.js';
 import { createRedactor, secretsInEnv, secretsUnder, type Redactor } from './redaction.js';
 import { redactingTracer } from './trace-redaction.js';
@@ -146,6 +147,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // 6. server
   const server: http.Server = createServer(receiver);
   const timers: NodeJS.Timeout[] = [];
+  let waitingNotices: WaitingNotices | undefined;
 
   async function prune(): Promise<void> {
     const now = Date.now();
@@ -180,6 +182,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       // Before the queue: a pause kept across a restart holds from the first dispatch.
       await pauses.start();
       if (role !== 'receiver' || !store.createQueue) await queue.start();
+      waitingNotices = startWaitingNotices({ store, hooks, config, resolveRoute, log });
       await prune();
       const pruneTimer = setInterval(() => void prune(), 60_000);
       pruneTimer.unref();
@@ -199,6 +202,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       for (const timer of timers) clearInterval(timer);
       // The drain: the listener keeps answering (`/ready` 503) while running attempts finish.
       draining = true;
+      waitingNotices?.stop();
       await queue.stop(settings().shutdown_timeout_s * 1000);
       pauses.stop();
       const closed = closeServer(server);

@@ -22,6 +22,7 @@ import type {
 } from './delivery.js';
 import type { FindingsEvent, FindingsJournal } from './findings.js';
 import type { Logger } from './logger.js';
+import type { QueueStanding } from './queue-standing.js';
 import type { JsonObject } from './template.js';
 
 /** A request as an auth scheme sees it: the raw bytes, never a re-serialised body. */
@@ -270,6 +271,14 @@ export interface DeliveryStateRequest {
   signal: AbortSignal;
 }
 
+/**
+ * A queued delivery whose place changed (`deliveryWaiting`): where it stands now, and why it
+ * waits (`standing.reasons`, never empty here).
+ */
+export interface DeliveryWaitingRequest extends DeliveryStateRequest {
+  standing: QueueStanding;
+}
+
 export type DeliveryEndedRequest = DeliveryStateRequest &
   (
     | {
@@ -403,6 +412,12 @@ export interface GatewayHooks {
    */
   readonly attemptStarted: AsyncSeriesHook<[DeliveryStateRequest]>;
   /**
+   * Called while a delivery waits in the queue, each time its place in its route's queue changes
+   * (`waiting-notices.ts`, every few seconds): a target that shows the review's state on the
+   * forge says "queued, 3rd". Not called for one about to start. A throw is logged.
+   */
+  readonly deliveryWaiting: AsyncSeriesHook<[DeliveryWaitingRequest]>;
+  /**
    * Called when a started delivery ends without its target: failed for good, silent, or (at
    * start-up) its attempt died with the gateway. A target that showed the review's state
    * completes it, so nothing stays in progress. A throw is logged.
@@ -444,6 +459,7 @@ export function createHooks(): GatewayHooks {
     ),
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
     attemptStarted: new AsyncSeriesHook<[DeliveryStateRequest]>(['request']),
+    deliveryWaiting: new AsyncSeriesHook<[DeliveryWaitingRequest]>(['request']),
     deliveryEnded: new AsyncSeriesHook<[DeliveryEndedRequest]>(['request']),
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),

@@ -46,6 +46,7 @@ export {
   type DeliverRequest,
   type DeliveryStateRequest,
   type DeliveryEndedRequest,
+  type DeliveryWaitingRequest,
   type RequestEvent,
   type RequestOutcome,
   type AttemptEvent,
@@ -130,6 +131,19 @@ export type {
   Subscription,
 } from './store.js';
 export { isPaused } from './pause-watch.js';
+
+// Where each queued delivery stands (its place, its estimated start, why it waits) and its words.
+export {
+  queueStandings,
+  typicalRunMs,
+  type QueueStanding,
+  type QueueSnapshot,
+  type WaitReason,
+  type HeldBack,
+  type RunningDelivery,
+} from './queue-standing.js';
+export { readQueueStandings, type StandingsRead } from './queue-snapshot.js';
+export { ordinal, roughlyIn, standingText, waitReasonText } from './queue-standing-text.js';
 
 // The outbox: lifecycle events and targets' messages waiting to be POSTed, signed.
 export {

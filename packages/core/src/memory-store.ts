@@ -96,13 +96,14 @@ export class MemoryStore implements Store {
       .filter((r) => r.status === 'queued' && r.seq > afterSeq)
       .sort((a, b) => a.seq - b.seq)
       .slice(0, limit);
-    return rows.map(({ id, seq, route, deliveryId, orderKey, nextAttemptAt }) => ({
+    return rows.map(({ id, seq, route, deliveryId, orderKey, nextAttemptAt, attempts }) => ({
       id,
       seq,
       route,
       deliveryId,
       orderKey,
       nextAttemptAt,
+      attempts,
     }));
   }
 

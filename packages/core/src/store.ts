@@ -28,10 +28,13 @@ export type AcceptResult =
     }
   | { accepted: false; reason: 'duplicate' };
 
-/** What a queue needs to schedule a delivery; the worker reads the rest when it runs it. */
+/**
+ * What a queue needs to schedule a delivery (and `attempts`, which tells a retry's backoff from a
+ * coalescing window in `queueStandings`); the worker reads the rest when it runs it.
+ */
 export type QueuedDelivery = Pick<
   DeliveryRecord,
-  'id' | 'seq' | 'route' | 'deliveryId' | 'orderKey' | 'nextAttemptAt'
+  'id' | 'seq' | 'route' | 'deliveryId' | 'orderKey' | 'nextAttemptAt' | 'attempts'
 >;
 
 /**

@@ -21,6 +21,7 @@ import { metricsHandler } from './handlers/metrics.js';
 import { notFoundHandler } from './handlers/not-found.js';
 import { overviewHandler } from './handlers/overview.js';
 import { pauseHandlers } from './handlers/pause.js';
+import { queueHandlers } from './handlers/queue.js';
 import { replayHandler } from './handlers/replay.js';
 import { routesHandler } from './handlers/routes.js';
 import type { IgnoredTally } from './ignored-tally.js';
@@ -64,6 +65,7 @@ export function createAdminApp(
   const deliveries = deliveriesHandlers(handlerDeps);
   const delivery = deliveryHandlers(handlerDeps);
   const pausing = pauseHandlers(handlerDeps);
+  const queue = queueHandlers(handlerDeps);
 
   // Exact paths: `/metrics/` or `/Metrics` is not `/metrics`.
   const router = new Router({ strict: true, sensitive: true });
@@ -96,6 +98,12 @@ export function createAdminApp(
   router
     .get(['/dashboard', '/dashboard/'], withAccess('page', deliveries.page))
     .all(['/dashboard', '/dashboard/'], methodNotAllowed(GET));
+  router
+    .get('/dashboard/queue', withAccess('page', queue.page))
+    .all('/dashboard/queue', methodNotAllowed(GET));
+  router
+    .get('/dashboard/fragments/queue', withAccess('api', queue.tables))
+    .all('/dashboard/fragments/queue', methodNotAllowed(GET));
   router
     .get('/dashboard/overview', withAccess('page', overviewHandler(handlerDeps)))
     .all('/dashboard/overview', methodNotAllowed(GET));

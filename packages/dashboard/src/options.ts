@@ -14,7 +14,7 @@ export const dashboardOptionsSchema = z.strictObject({
    * times, attempts, tokens; no payload), so this can be much larger than `counts_scan_limit`.
    */
   charts_scan_limit: z.int().min(10).max(1_000_000).default(20_000),
-  /** How often the table and a delivery's page refresh themselves. */
+  /** How often the deliveries table, the queue page and a delivery's page refresh themselves. */
   refresh_s: z.number().min(1).max(300).default(3),
   /** How long a login lasts. */
   session_ttl_h: z.number().positive().max(720).default(12),

@@ -3,8 +3,8 @@
  * request's head commit (Cloud: `POST …/commit/{node}/statuses/build`; Data Center:
  * `POST …/commits/{commitId}/builds`), key `webhook-gateway/<route>`, linking to the delivery's
  * dashboard page when its public address is set, else to the pull request (Bitbucket requires a
- * link). What to say when is `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` when
- * an attempt starts and the end of a delivery without its review, from the plugin's hooks
+ * link). What to say when is `deliver-forge-comment/comments`' (as for Gitea): `INPROGRESS` with its
+ * place while it waits in the queue and when an attempt starts and the end of a delivery without its review, from the plugin's hooks
  * (`setBitbucketCheck`); the conclusion once the review is posted, from the target
  * (`withBuildStatus`).
  */
@@ -63,7 +63,7 @@ export function withBuildStatus(
 }
 
 /**
- * Sets the check's build status from a hook (`attemptStarted`, `deliveryEnded`); the templates
+ * Sets the check's build status from a hook (`attemptStarted`, `deliveryWaiting`, `deliveryEnded`); the templates
  * see the payload only. Never throws: a status is never worth a failed attempt.
  */
 export async function setBitbucketCheck(

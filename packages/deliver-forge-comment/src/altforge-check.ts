@@ -78,6 +78,15 @@ export function startAltforgeCheck(
   return postStatus(subject, settings, 'running', IN_PROGRESS_TITLE);
 }
 
+/** A review still queued: `pending`, with its place (`title`). */
+export function showAltforgeQueued(
+  subject: CheckSubject,
+  settings: AltforgeSettings,
+  title: string,
+): Promise<void> {
+  return postStatus(subject, settings, 'pending', title);
+}
+
 export function endAltforgeCheck(
   subject: CheckSubject,
   settings: AltforgeSettings,

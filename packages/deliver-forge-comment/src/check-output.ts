@@ -3,7 +3,13 @@
  * title, a summary within the forge's limit, the line comments as annotations in batches the
  * forge accepts, and a status description within 140 characters.
  */
-import type { LineComment, ReviewConclusion, ReviewConclusionValue } from '@webhook-gateway/core';
+import {
+  ordinal,
+  type LineComment,
+  type ReviewConclusion,
+  type QueueStanding,
+  type ReviewConclusionValue,
+} from '@webhook-gateway/core';
 import { bodyWithMovedComments } from './review-lines.js';
 
 /** The forge's limit on a check run's `output.summary` (and `text`), in characters. */
@@ -44,6 +50,19 @@ interface CheckAnnotation {
 }
 
 export const IN_PROGRESS_TITLE = 'Review in progress';
+
+/**
+ * The title of a review still queued: its place in its route's queue.
+ *
+ * @example queuedTitle({ position: 3, reasons: [] }) // 'Queued, 3rd'
+ */
+export function queuedTitle(standing: Pick<QueueStanding, 'position' | 'reasons'>): string {
+  const place = ordinal(standing.position);
+  // An operator's pause holds the route: say so, not only the place.
+  return standing.reasons.some((reason) => reason.kind === 'paused')
+    ? `Paused by operator, queued ${place}`
+    : `Queued, ${place}`;
+}
 
 const NO_SUMMARY = '(the agent wrote no summary; see the annotations)';
 

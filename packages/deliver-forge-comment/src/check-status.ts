@@ -1,7 +1,8 @@
 /**
  * `deliver_extra.check: true` on the REST forge targets (Gitea, Bitbucket): the review's check as
  * a status on the head commit, told the way `check-output.ts` tells the forge's and the
- * altforge's. In progress when an attempt starts (`attemptStarted`), ended with the agent's
+ * altforge's. Pending with its place while it waits in the queue (`deliveryWaiting`), in
+ * progress when an attempt starts (`attemptStarted`), ended with the agent's
  * conclusion once the review is posted (the target, through `withCheckStatus`), or without a
  * review (`deliveryEnded`: failed for good, or silent). Statuses have no neutral: it is success,
  * nothing blocks the merge. How a status is set comes from each forge's own code.
@@ -11,12 +12,14 @@ import {
   type DeliverRequest,
   type DeliveryEndedRequest,
   type LineComment,
+  type QueueStanding,
 } from '@webhook-gateway/core';
 import {
   checkIsOn,
   deliveredCheck,
   failedCheck,
   IN_PROGRESS_TITLE,
+  queuedTitle,
   silentCheck,
   statusDescription,
   type CheckEnd,
@@ -37,6 +40,11 @@ export const PENDING_STATUS: CheckStatus = {
   state: 'pending',
   description: statusDescription(IN_PROGRESS_TITLE),
 };
+
+/** The status of a review still queued, with its place in its route's queue ("Queued, 2nd"). */
+export function queuedStatus(standing: Pick<QueueStanding, 'position' | 'reasons'>): CheckStatus {
+  return { state: 'pending', description: statusDescription(queuedTitle(standing)) };
+}
 
 /** The status a check's end leaves: `failure` only for that conclusion. */
 export function endStatus(end: CheckEnd): CheckStatus {

@@ -31,6 +31,7 @@ export {
   endStatus,
   endWithoutReview,
   PENDING_STATUS,
+  queuedStatus,
   withCheckStatus,
   type CheckStatus,
   type SetCheckStatus,

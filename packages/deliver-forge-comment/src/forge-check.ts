@@ -120,29 +120,66 @@ function postStatus(check: ForgeCheck, state: string, description: string): Prom
   });
 }
 
-/** Marks the review in progress: a check run (unless this delivery has one open) or `pending`. */
+/**
+ * Shows the review's state before it ends: `queued` (with its place) or `in_progress`. A check
+ * run of this delivery that is open already (queued, or left by an earlier attempt) is updated,
+ * else one is created; with a personal token, a `pending` commit status says the same.
+ */
+async function showOpenState(
+  check: ForgeCheck,
+  status: 'queued' | 'in_progress',
+  title: string,
+  summary: string,
+): Promise<void> {
+  if (!check.checkRuns) {
+    await postStatus(check, 'pending', title);
+    return;
+  }
+  const { repo } = check.pullRequest;
+  const output = { title, summary };
+  const started = status === 'in_progress' ? { started_at: new Date().toISOString() } : {};
+  const [open] = await openRuns(check);
+  if (open !== undefined) {
+    await api(check, ['--method', 'PATCH', `repos/${repo}/check-runs/${open}`], {
+      status,
+      ...started,
+      output,
+    });
+    return;
+  }
+  await api(check, ['--method', 'POST', `repos/${repo}/check-runs`], {
+    name: check.name,
+    head_sha: check.sha,
+    status,
+    external_id: check.delivery.id,
+    ...started,
+    ...(check.targetUrl ? { details_url: check.targetUrl } : {}),
+    output,
+  });
+}
+
+/** Marks the review in progress: its check run (created, or the open one updated) or `pending`. */
 export async function startForgeCheck(
   subject: CheckSubject,
   settings: ForgeSettings,
 ): Promise<void> {
   const check = await forgeCheck(subject, settings);
-  if (!check.checkRuns) {
-    await postStatus(check, 'pending', IN_PROGRESS_TITLE);
-    return;
-  }
-  if ((await openRuns(check)).length > 0) return;
-  await api(check, ['--method', 'POST', `repos/${check.pullRequest.repo}/check-runs`], {
-    name: check.name,
-    head_sha: check.sha,
-    status: 'in_progress',
-    external_id: check.delivery.id,
-    started_at: new Date().toISOString(),
-    ...(check.targetUrl ? { details_url: check.targetUrl } : {}),
-    output: {
-      title: IN_PROGRESS_TITLE,
-      summary: `Delivery \`${check.delivery.deliveryId}\`, attempt ${check.delivery.attempts}.`,
-    },
-  });
+  await showOpenState(
+    check,
+    'in_progress',
+    IN_PROGRESS_TITLE,
+    `Delivery \`${check.delivery.deliveryId}\`, attempt ${check.delivery.attempts}.`,
+  );
+}
+
+/** Marks the review queued, with its place (`title`): a `queued` check run or `pending`. */
+export async function showForgeQueued(
+  subject: CheckSubject,
+  settings: ForgeSettings,
+  title: string,
+  summary: string,
+): Promise<void> {
+  await showOpenState(await forgeCheck(subject, settings), 'queued', title, summary);
 }
 
 /**

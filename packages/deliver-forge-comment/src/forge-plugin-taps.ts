@@ -12,7 +12,12 @@ import type {
 } from '@webhook-gateway/core';
 import type { BaseFiles } from './base-files.js';
 import { checkIsOn } from './check-output.js';
-import { endWithoutReview, PENDING_STATUS, type CheckStatus } from './check-status.js';
+import {
+  endWithoutReview,
+  PENDING_STATUS,
+  queuedStatus,
+  type CheckStatus,
+} from './check-status.js';
 
 /**
  * Taps `reviewContext` for plugin `plugin` with `prepare`, giving it the plugin's base files
@@ -38,18 +43,22 @@ export function tapReviewContext(
 }
 
 /**
- * Taps `attemptStarted` and `deliveryEnded` for plugin `plugin`: on a route delivering to one of
- * `targets` with `check: true`, `setCheck` marks the check pending, then ends it when the delivery
- * ended without its review. `setCheck` never throws (a status is never worth a failed attempt).
+ * Taps `deliveryWaiting`, `attemptStarted` and `deliveryEnded` for plugin `plugin`: on a route
+ * delivering to one of `targets` with `check: true`, `setCheck` shows the delivery's place while
+ * it waits in the queue, marks the check pending, then ends it when the delivery ended without
+ * its review. `setCheck` never throws (a status is never worth a failed attempt).
  */
 export function tapCheckStatus(
-  hooks: Pick<GatewayHooks, 'attemptStarted' | 'deliveryEnded'>,
+  hooks: Pick<GatewayHooks, 'deliveryWaiting' | 'attemptStarted' | 'deliveryEnded'>,
   plugin: string,
   targets: readonly string[],
   setCheck: (request: DeliveryStateRequest, status: CheckStatus) => Promise<void>,
 ): void {
   const showsCheck = (request: DeliveryStateRequest) =>
     targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+  hooks.deliveryWaiting.tapPromise(plugin, async (request) => {
+    if (showsCheck(request)) await setCheck(request, queuedStatus(request.standing));
+  });
   hooks.attemptStarted.tapPromise(plugin, async (request) => {
     if (showsCheck(request)) await setCheck(request, PENDING_STATUS);
   });

@@ -169,6 +169,13 @@ const forgeCommentPlugin = definePlugin({
         await startCheck(request, settings(request.config));
       }
     });
+    hooks.deliveryWaiting.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
+      if (!asksCheck(request.routeConfig.deliver_extra)) return;
+      const { routeShowsCheck, showQueuedCheck } = await import('./review-check.js');
+      if (routeShowsCheck(request.routeConfig)) {
+        await showQueuedCheck(request, settings(request.config));
+      }
+    });
     hooks.deliveryEnded.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
       if (!asksCheck(request.routeConfig.deliver_extra)) return;
       const { routeShowsCheck, endCheckWithoutReview } = await import('./review-check.js');

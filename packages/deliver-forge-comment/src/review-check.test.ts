@@ -6,13 +6,19 @@ import {
   parseConfig,
   type DeliverRequest,
   type DeliveryStateRequest,
+  type DeliveryWaitingRequest,
   type JsonObject,
   type LineComment,
   type ReviewConclusion,
 } from '@webhook-gateway/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHECK_SUMMARY_LIMIT } from './check-output.js';
-import { endCheckAfterReview, endCheckWithoutReview, startCheck } from './review-check.js';
+import {
+  endCheckAfterReview,
+  endCheckWithoutReview,
+  showQueuedCheck,
+  startCheck,
+} from './review-check.js';
 import { altforgeSettingsSchema, forgeSettingsSchema } from './settings.js';
 import { isolateEnv } from './test-support/env.js';
 import { createFakeGlabReviews, type FakeGlabReviews } from './test-support/fake-glab-reviews.js';
@@ -91,6 +97,64 @@ function state(request: DeliverRequest): DeliveryStateRequest {
   const { delivery, routeConfig, config, credentials, log, signal } = request;
   return { delivery, routeConfig, config, ...(credentials ? { credentials } : {}), log, signal };
 }
+
+/** The `deliveryWaiting` request of a delivery 2nd in its route's queue, behind route concurrency. */
+function waiting(request: DeliverRequest, position = 2): DeliveryWaitingRequest {
+  return {
+    ...state(request),
+    standing: {
+      id: request.delivery.id,
+      route: request.delivery.route,
+      position,
+      queuedOnRoute: 3,
+      estimatedStartAt: undefined,
+      reasons: [{ kind: 'route_concurrency', limit: 1 }],
+    },
+  };
+}
+
+describe('a queued review', () => {
+  it('shows "Queued, 2nd" as a pending commit status, then in progress when its attempt starts', async () => {
+    const { payload, sha } = nextPull();
+    const request = delivered(payload, { app: false });
+    await showQueuedCheck(waiting(request, 3), platforms(false));
+    await showQueuedCheck(waiting(request, 2), platforms(false));
+    await startCheck(state(request), platforms(false));
+    expect(
+      forge.api.checks
+        .statuses()
+        .filter((s) => s.sha === sha)
+        .map((s) => [s.state, s.description]),
+    ).toEqual([
+      ['pending', 'Queued, 3rd'],
+      ['pending', 'Queued, 2nd'],
+      ['pending', 'Review in progress'],
+    ]);
+  });
+
+  it('is one check run with the App: queued with its place and why, then the same run in progress', async () => {
+    const { payload, sha } = nextPull();
+    const request = delivered(payload, { app: true });
+    await showQueuedCheck(waiting(request, 3), platforms(true));
+    await showQueuedCheck(waiting(request, 2), platforms(true));
+    const queued = forge.api.checks.runs().filter((run) => run.head_sha === sha);
+    expect(queued).toMatchObject([
+      {
+        status: 'queued',
+        external_id: 'journal-1',
+        output: {
+          title: 'Queued, 2nd',
+          summary:
+            "Delivery `delivery-1` waits:\n\n- route concurrency: 1 of the route's attempts running",
+        },
+      },
+    ]);
+    await startCheck(state(request), platforms(true));
+    expect(forge.api.checks.runs().filter((run) => run.head_sha === sha)).toMatchObject([
+      { id: queued[0]?.id, status: 'in_progress', output: { title: 'Review in progress' } },
+    ]);
+  });
+});
 
 describe('a check with a personal token: a commit status', () => {
   it('is pending from the start, then success for a neutral review, linking the dashboard', async () => {

@@ -1,9 +1,10 @@
 /**
  * `deliver_extra.check: true` on the four comment targets: the review's state shown on the
- * forge, in progress when the attempt starts, ended when it is delivered, silent, or failed for
- * good (or died with the gateway). A check run with the App, else a commit status. The check
- * never costs the review: a failure to show it is logged (`attemptStarted` and `deliveryEnded`
- * are logged by core; after a delivered review, here), so a review is never posted twice.
+ * forge, queued with its place while it waits (`deliveryWaiting`), in progress when the attempt
+ * starts, ended when it is delivered, silent, or failed for good (or died with the gateway). A
+ * check run with the App, else a commit status. The check never costs the review: a failure to
+ * show it is logged (`attemptStarted`, `deliveryWaiting` and `deliveryEnded` are logged by core;
+ * after a delivered review, here), so a review is never posted twice.
  */
 import {
   errorMessage,
@@ -11,12 +12,15 @@ import {
   type DeliverRequest,
   type DeliveryEndedRequest,
   type DeliveryStateRequest,
+  type DeliveryWaitingRequest,
   type LineComment,
+  waitReasonText,
 } from '@webhook-gateway/core';
 import {
   checkIsOn,
   deliveredCheck,
   failedCheck,
+  queuedTitle,
   silentCheck,
   type CheckEnd,
 } from './check-output.js';
@@ -92,6 +96,28 @@ export async function startCheck(
 ): Promise<void> {
   const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
   await start(subjectOf(request, extra), platforms);
+}
+
+/**
+ * `deliveryWaiting`: the check queued, with the delivery's place in its route's queue ("Queued,
+ * 2nd") and, on a check run, why it waits.
+ */
+export async function showQueuedCheck(
+  request: DeliveryWaitingRequest,
+  platforms: Platforms,
+): Promise<void> {
+  const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
+  const subject = subjectOf(request, extra);
+  const title = queuedTitle(request.standing);
+  if (FORGE_TARGETS.includes(subject.target)) {
+    const { showForgeQueued } = await import('./forge-check.js');
+    const waits = request.standing.reasons.map((reason) => `- ${waitReasonText(reason)}`);
+    const summary = `Delivery \`${request.delivery.deliveryId}\` waits:\n\n${waits.join('\n')}`;
+    await showForgeQueued(subject, platforms.forge, title, summary);
+  } else {
+    const { showAltforgeQueued } = await import('./altforge-check.js');
+    await showAltforgeQueued(subject, platforms.altforge, title);
+  }
 }
 
 /** `deliveryEnded`: a failed delivery's check fails with its error; a silent one concludes. */

@@ -3,8 +3,8 @@
  * (`POST /repos/{owner}/{repo}/statuses/{sha}`) on the pull request's head commit, context
  * `webhook-gateway/<route>`, linking to the delivery's dashboard page when its public address is
  * set. What to say when is `deliver-forge-comment/comments`' (as for the forge and the altforge):
- * `pending` when an attempt starts and the end of a delivery without its review, from the
- * plugin's hooks (`setGiteaCheck`); the conclusion once the review is posted, from the target
+ * `pending` with its place while it waits in the queue and when an attempt starts, and the end
+ * of a delivery without its review, from the plugin's hooks (`setGiteaCheck`); the conclusion once the review is posted, from the target
  * (`withCommitStatus`).
  */
 import {
@@ -59,7 +59,7 @@ export function withCommitStatus(
 }
 
 /**
- * Sets the check's status from a hook (`attemptStarted`, `deliveryEnded`); the templates see the
+ * Sets the check's status from a hook (`attemptStarted`, `deliveryWaiting`, `deliveryEnded`); the templates see the
  * payload only. Never throws: a status is never worth a failed attempt.
  */
 export async function setGiteaCheck(

@@ -326,13 +326,14 @@ const queuedRowSchema = z.object({
   delivery_id: z.string(),
   order_key: z.string().nullable(),
   next_attempt_at: z.number(),
+  attempts: z.number(),
 });
 
 /** A queued row's scheduling columns (the poll reads no payload). */
 export function queuedFromRow(row: unknown): QueuedDelivery {
   const parsed = queuedRowSchema.safeParse(row);
   if (!parsed.success) throw describeBadRow('deliveries', row, parsed.error);
-  const { id, seq, route, delivery_id, order_key, next_attempt_at } = parsed.data;
+  const { id, seq, route, delivery_id, order_key, next_attempt_at, attempts } = parsed.data;
   return {
     id,
     seq,
@@ -340,6 +341,7 @@ export function queuedFromRow(row: unknown): QueuedDelivery {
     deliveryId: delivery_id,
     orderKey: order_key,
     nextAttemptAt: next_attempt_at,
+    attempts,
   };
 }
 

@@ -167,7 +167,7 @@ export function prepareStatements(db: Database.Database): Statements {
       'SELECT * FROM journal WHERE delivery_id = ? ORDER BY seq DESC LIMIT 1',
     ),
     queued: db.prepare<[number, number]>(
-      `SELECT id, seq, route, delivery_id, order_key, next_attempt_at FROM deliveries
+      `SELECT id, seq, route, delivery_id, order_key, next_attempt_at, attempts FROM deliveries
          WHERE status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     list: {

@@ -314,6 +314,13 @@ const readChecks = [
         limited.map((row) => row.id),
         [first.id, second.id],
       );
+      // A retry's row says so (`attempts`): the queue standings tell its backoff by it.
+      await c.store.markRunning(first.id, c.t0 + 2);
+      await c.store.markRetry(first.id, 'boom', c.t0 + 3, c.t0 + 60_000);
+      const [retried] = await c.store.queued(0, 1);
+      assert.equal(retried?.id, first.id);
+      assert.equal(retried?.attempts, 1);
+      assert.equal(retried?.nextAttemptAt, c.t0 + 60_000);
     },
   ),
 

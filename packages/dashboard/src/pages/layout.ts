@@ -1,7 +1,7 @@
 /** The frame of every dashboard page: head, skip link, navigation, log-out button. */
 import { html, type SafeHtml } from '../html.js';
 
-type Section = 'deliveries' | 'overview' | 'routes' | 'login';
+type Section = 'deliveries' | 'queue' | 'overview' | 'routes' | 'login';
 
 export interface PageFrame {
   title: string;
@@ -24,6 +24,7 @@ export function page(frame: PageFrame, content: SafeHtml): SafeHtml {
       ? html``
       : html`<nav aria-label="Main">
             ${navLink('/dashboard', 'Deliveries', frame.section === 'deliveries')}
+            ${navLink('/dashboard/queue', 'Queue', frame.section === 'queue')}
             ${navLink('/dashboard/overview', 'Overview', frame.section === 'overview')}
             ${navLink('/dashboard/routes', 'Routes', frame.section === 'routes')}
           </nav>

@@ -26,7 +26,7 @@ const conclusionSchema = z.enum(['success', 'neutral', 'failure']);
 const createSchema = z.strictObject({
   name: z.string().min(1),
   head_sha: z.string().min(1),
-  status: z.enum(['in_progress', 'completed']).optional(),
+  status: z.enum(['queued', 'in_progress', 'completed']).optional(),
   conclusion: conclusionSchema.optional(),
   external_id: z.string().optional(),
   details_url: z.string().optional(),

@@ -54,11 +54,14 @@ export function useGhGateway(options: {
   answer: (request: RunRequest) => string;
   /** The runner's line comments next to its answer (none unless given). */
   lineComments?: (request: RunRequest) => LineComment[];
+  /** Awaited before the runner answers: a slow agent, held until the test lets it go. */
+  hold?: (request: RunRequest) => Promise<void>;
 }): GhGateway {
   const runner = definePlugin({
     name: 'test-echo-runner',
     setup({ hooks }) {
       hooks.run.for('echo').tapPromise('test-echo-runner', async (request) => {
+        await options.hold?.(request);
         const lineComments = options.lineComments?.(request) ?? [];
         return {
           answer: options.answer(request),

@@ -18,6 +18,7 @@ import {
   deliveryOptionsSchema,
 } from './options.js';
 import { findDelivery, replayDelivery, type ReplayResult } from './replay.js';
+import { standingsOf } from './queue-standings.js';
 import { formatDeliveryDetail } from './show-format.js';
 import { deliveryDetail, deliverySummary } from './view.js';
 
@@ -47,33 +48,42 @@ async function listDeliveries(rawOptions: unknown): Promise<void> {
     ...(options.status === undefined ? {} : { status: options.status }),
     limit: options.limit ?? DEFAULT_LIST_LIMIT,
   };
-  const { records, pauses } = await withJournal(options, async (store) => ({
-    records: await store.list(filter),
-    pauses: await store.pauses(),
-  }));
-  if (options.json) printJson(records.map(deliverySummary));
+  const now = Date.now();
+  const { records, pauses, standings } = await withJournal(options, async (store, context) => {
+    const listed = await store.list(filter);
+    return {
+      records: listed,
+      pauses: await store.pauses(),
+      standings: await standingsOf(store, context.config, listed, now),
+    };
+  });
+  if (options.json) printJson(records.map((record) => deliverySummary(record, standings, now)));
   else {
     // What holds the listed route (or any route) back, above the table.
     const holding = pauses.filter(
       (pause) => options.route === undefined || isPaused([pause], options.route),
     );
-    print([...pausedHeader(holding), formatDeliveryList(records, filter)].join('\n'));
+    print(
+      [...pausedHeader(holding), formatDeliveryList(records, filter, standings, now)].join('\n'),
+    );
   }
 }
 
 async function showDelivery(rawId: unknown, rawOptions: unknown): Promise<void> {
   const id = parseDeliveryIdArgument(rawId);
   const options = parseOptions(deliveryOptionsSchema, rawOptions);
-  const { record, findings } = await withJournal(options, async (store) => {
+  const now = Date.now();
+  const { record, findings, standings } = await withJournal(options, async (store, context) => {
     const found = await findDelivery(store, id);
     // The findings its route keeps for the same pull or merge request, with their fates.
     return {
       record: found,
       findings: found.orderKey === null ? [] : await store.findings(found.orderKey),
+      standings: await standingsOf(store, context.config, [found], now),
     };
   });
-  if (options.json) printJson(deliveryDetail(record, findings));
-  else print(formatDeliveryDetail(record, findings));
+  if (options.json) printJson(deliveryDetail(record, findings, standings, now));
+  else print(formatDeliveryDetail(record, findings, standings.get(record.id), now));
 }
 
 function replayLine(result: ReplayResult): string {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '@webhook-gateway/core';
 import { MemoryStore, type StoreConfig } from '@webhook-gateway/core/runtime';
-import { loadContext } from '../../context.js';
+import { loadContext, type CommandContext } from '../../context.js';
 import type { HomeOptions } from '../../home-options.js';
 import { openStore } from '../../open-store.js';
 
@@ -21,7 +21,10 @@ function sqliteJournalPath(store: StoreConfig, home: string): string {
  * lives inside one gateway process, so no other process can read it.
  */
 export async function openJournal(options: HomeOptions): Promise<Store> {
-  const context = await loadContext(options);
+  return openJournalOf(await loadContext(options));
+}
+
+async function openJournalOf(context: CommandContext): Promise<Store> {
   const { store } = context.config;
   if (store.kind === 'memory') {
     throw new Error(
@@ -34,14 +37,18 @@ export async function openJournal(options: HomeOptions): Promise<Store> {
   return openStore(store, context);
 }
 
-/** Runs `use` with the journal open and closes it afterwards, whatever happens. */
+/**
+ * Runs `use` with the journal open (and the command's config, for the queue's limits) and closes
+ * it afterwards, whatever happens.
+ */
 export async function withJournal<T>(
   options: HomeOptions,
-  use: (store: Store) => Promise<T>,
+  use: (store: Store, context: CommandContext) => Promise<T>,
 ): Promise<T> {
-  const store = await openJournal(options);
+  const context = await loadContext(options);
+  const store = await openJournalOf(context);
   try {
-    return await use(store);
+    return await use(store, context);
   } finally {
     await store.close();
   }

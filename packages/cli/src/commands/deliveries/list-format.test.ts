@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../table.js';
-import { COST_HEADER, LIST_HEADER, deliveryListRow, formatDeliveryList } from './list-format.js';
+import {
+  COST_HEADER,
+  LIST_HEADER,
+  QUEUE_HEADER,
+  deliveryListRow,
+  formatDeliveryList,
+} from './list-format.js';
 import { testRecord } from './test-support/delivery-record.js';
 
 describe('formatDeliveryList', () => {
@@ -74,6 +80,29 @@ describe('formatDeliveryList', () => {
     expect(lines[1]?.trimEnd().endsWith('0.0045 USD')).toBe(true);
     expect(lines[2]?.trimEnd().endsWith('-')).toBe(true);
     expect(deliveryListRow(priced)).toHaveLength(LIST_HEADER.length);
+  });
+
+  it('adds a queue column when a listed delivery is queued: its place and expected start', () => {
+    const queued = testRecord({ status: 'queued', attempts: 0 });
+    const delivered = testRecord({ id: 'c5a1d3e0-0000-4000-8000-000000000004' });
+    const standing = {
+      id: queued.id,
+      route: queued.route,
+      position: 2,
+      queuedOnRoute: 2,
+      estimatedStartAt: 1_000 + 240_000,
+      reasons: [{ kind: 'route_concurrency' as const, limit: 1 }],
+    };
+    expect(formatDeliveryList([delivered]).split('\n')[0]).not.toContain(QUEUE_HEADER);
+    const lines = formatDeliveryList(
+      [queued, delivered],
+      {},
+      new Map([[queued.id, standing]]),
+      1_000,
+    ).split('\n');
+    expect(lines[0]?.trimEnd().endsWith(QUEUE_HEADER)).toBe(true);
+    expect(lines[1]?.trimEnd().endsWith('2nd, about 4 min')).toBe(true);
+    expect(lines[2]?.trimEnd().endsWith('-')).toBe(true);
   });
 
   it("escapes control characters of the sender's action", () => {

@@ -1,5 +1,5 @@
 /** The human output of `deliveries list`: one aligned row per delivery, newest first. */
-import type { DeliveryRecord } from '@webhook-gateway/core';
+import { standingText, type DeliveryRecord, type QueueStanding } from '@webhook-gateway/core';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
 import { formatCost } from './money.js';
 import { printable } from './printable.js';
@@ -17,6 +17,9 @@ export const LIST_HEADER = [
   'DURATION',
   'TOKENS',
 ] as const;
+
+/** The column added when a listed delivery is queued: its place in its route's queue. */
+export const QUEUE_HEADER = 'QUEUE';
 
 /** The column added when a listed delivery has a cost (`agent.prices` was set when it ran). */
 export const COST_HEADER = 'COST';
@@ -52,6 +55,8 @@ export function deliveryListRow(record: DeliveryRecord, withCost = false): strin
 export function formatDeliveryList(
   records: readonly DeliveryRecord[],
   filter: { route?: string; status?: string } = {},
+  standings: ReadonlyMap<string, QueueStanding> = new Map(),
+  now = Date.now(),
 ): string {
   if (records.length === 0) {
     const conditions = [
@@ -64,11 +69,21 @@ export function formatDeliveryList(
   }
   // Money is shown only where prices are set: most journals would show a column of dashes.
   const withCost = records.some((record) => record.agent?.cost !== undefined);
-  const header = withCost ? [...LIST_HEADER, COST_HEADER] : LIST_HEADER;
+  // The place in the queue only where something is queued: "3rd, about 2 min".
+  const withQueue = records.some((record) => standings.has(record.id));
+  const header = [
+    ...LIST_HEADER,
+    ...(withCost ? [COST_HEADER] : []),
+    ...(withQueue ? [QUEUE_HEADER] : []),
+  ];
+  const rows = records.map((record) => {
+    const row = deliveryListRow(record, withCost);
+    if (withQueue) {
+      const standing = record.status === 'queued' ? standings.get(record.id) : undefined;
+      row.push(standing ? standingText(standing, now) : '-');
+    }
+    return row;
+  });
   // Ids must stay whole: they are what `deliveries show` and `replay` take.
-  return formatTable(
-    header,
-    records.map((record) => deliveryListRow(record, withCost)),
-    72,
-  );
+  return formatTable(header, rows, 72);
 }

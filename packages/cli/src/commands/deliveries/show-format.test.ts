@@ -196,6 +196,26 @@ describe('formatDeliveryDetail', () => {
     expect(text).not.toContain('agent\n');
   });
 
+  it('says where a queued delivery stands and why it waits', () => {
+    const record = testRecord({ status: 'queued', attempts: 0, finishedAt: null });
+    const text = formatDeliveryDetail(
+      record,
+      [],
+      {
+        id: record.id,
+        route: record.route,
+        position: 1,
+        queuedOnRoute: 2,
+        estimatedStartAt: T0 + 30_000,
+        reasons: [{ kind: 'pull_request', blockedBy: 'journal-9', blockerRunning: true }],
+      },
+      T0,
+    );
+    expect(text).toContain(
+      `queue\n  1st, under a minute (of 2 queued on route ${record.route})\n  waits: behind the same pull request's running review (journal-9)\n`,
+    );
+  });
+
   it('says when a retry is due and that an empty answer was empty', () => {
     const text = formatDeliveryDetail(
       testRecord({

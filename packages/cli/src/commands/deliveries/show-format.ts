@@ -13,7 +13,10 @@ import {
   type FindingFate,
   type DeliverySafety,
   type LineComment,
+  type QueueStanding,
   type ReviewConclusion,
+  standingText,
+  waitReasonText,
 } from '@webhook-gateway/core';
 import { formatCost } from './money.js';
 import { formatDuration, formatTable, formatTime } from '../../table.js';
@@ -206,13 +209,34 @@ function safetySection(safety: DeliverySafety | undefined): string | undefined {
   return `taken out\n${lines.join('\n')}`;
 }
 
+/**
+ * A queued delivery's place in its route's queue and why it waits ("3rd, about 2 min"; "route
+ * concurrency: …"); nothing for any other status.
+ */
+function queueSection(
+  record: DeliveryRecord,
+  standing: QueueStanding | undefined,
+  now: number,
+): string | undefined {
+  if (record.status !== 'queued' || standing === undefined) return undefined;
+  const place = `${standingText(standing, now)} (of ${standing.queuedOnRoute} queued on route ${record.route})`;
+  const waits =
+    standing.reasons.length === 0
+      ? ['  starts now: nothing holds it']
+      : standing.reasons.map((reason) => `  waits: ${printable(waitReasonText(reason))}`);
+  return [`queue`, `  ${place}`, ...waits].join('\n');
+}
+
 /** Everything the journal knows about one delivery, as sections a person reads top to bottom. */
 export function formatDeliveryDetail(
   record: DeliveryRecord,
   findings: readonly Finding[] = [],
+  standing?: QueueStanding,
+  now = Date.now(),
 ): string {
   const sections = [
     formatFields(summaryFields(record)),
+    queueSection(record, standing, now),
     headersSection(record.headers),
     attemptsSection(record),
     agentSection(record.agent),

@@ -21,6 +21,7 @@ describe('deliverySummary', () => {
       tokens: null,
       cost: null,
       partial: false,
+      queue: null,
     });
     expect(deliverySummary(testRecord({ partial: true })).partial).toBe(true);
   });
@@ -90,5 +91,38 @@ describe('deliveryDetail', () => {
     expect(deliveryDetail(testRecord({ status: 'queued', finishedAt: null })).nextAttemptAt).toBe(
       new Date(T0 + 1_000).toISOString(),
     );
+  });
+});
+
+describe('the queue of a queued delivery', () => {
+  it('gives its place, its expected start and why it waits, times as ISO text', () => {
+    const record = testRecord({ status: 'queued', attempts: 0, finishedAt: null });
+    const standings = new Map([
+      [
+        record.id,
+        {
+          id: record.id,
+          route: record.route,
+          position: 3,
+          queuedOnRoute: 4,
+          estimatedStartAt: T0 + 120_000,
+          reasons: [{ kind: 'backoff' as const, until: T0 + 30_000 }],
+        },
+      ],
+    ]);
+    expect(deliverySummary(record, standings, T0).queue).toEqual({
+      position: 3,
+      queuedOnRoute: 4,
+      estimatedStartAt: '2025-01-15T10:02:00.000Z',
+      text: '3rd, about 2 min',
+      waitingFor: [
+        {
+          kind: 'backoff',
+          text: 'backoff until 2025-01-15T10:00:30Z',
+          until: '2025-01-15T10:00:30.000Z',
+        },
+      ],
+    });
+    expect(deliverySummary({ ...record, status: 'running' }, standings, T0).queue).toBeNull();
   });
 });

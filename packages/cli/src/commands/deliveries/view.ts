@@ -11,7 +11,10 @@ import {
   type Finding,
   type FindingFate,
   type LineComment,
+  type QueueStanding,
   type ReviewConclusion,
+  standingText,
+  waitReasonText,
 } from '@webhook-gateway/core';
 import { attemptDurationMs, currentRoundStart, deliveryDurationMs } from './timing.js';
 
@@ -41,6 +44,36 @@ export interface DeliverySummary {
   cost: AgentCost | null;
   /** The answer is what the agent produced before a limit stopped it (`agent.on_limit`). */
   partial: boolean;
+  /** A queued delivery's standing in its route's queue; null for any other status. */
+  queue: QueueView | null;
+}
+
+/** Where a queued delivery stands (`queueStandings`), times as ISO 8601 text. */
+interface QueueView {
+  /** 1 for the next of its route to start. */
+  position: number;
+  queuedOnRoute: number;
+  /** From the route's recent run times; null when none is known yet. */
+  estimatedStartAt: string | null;
+  /** "3rd, about 2 min". */
+  text: string;
+  /** Why it is not running now; empty: it starts now. */
+  waitingFor: { kind: string; text: string; until: string | null }[];
+}
+
+function queueView(standing: QueueStanding | undefined, now: number): QueueView | null {
+  if (standing === undefined) return null;
+  return {
+    position: standing.position,
+    queuedOnRoute: standing.queuedOnRoute,
+    estimatedStartAt: isoTime(standing.estimatedStartAt ?? null),
+    text: standingText(standing, now),
+    waitingFor: standing.reasons.map((reason) => ({
+      kind: reason.kind,
+      text: waitReasonText(reason),
+      until: 'until' in reason ? isoTime(reason.until) : null,
+    })),
+  };
 }
 
 /** One attempt in `deliveries show --json`. */
@@ -87,7 +120,12 @@ export function findingFates(
   return findings.map((finding) => ({ ...finding, fate: findingFate(finding, record.deliveryId) }));
 }
 
-export function deliverySummary(record: DeliveryRecord): DeliverySummary {
+/** A row of `deliveries list --json`; `standings` from `standingsOf` at `now`. */
+export function deliverySummary(
+  record: DeliveryRecord,
+  standings: ReadonlyMap<string, QueueStanding> = new Map(),
+  now = Date.now(),
+): DeliverySummary {
   return {
     id: record.id,
     deliveryId: record.deliveryId,
@@ -106,15 +144,18 @@ export function deliverySummary(record: DeliveryRecord): DeliverySummary {
     tokens: record.agent?.usage?.totalTokens ?? null,
     cost: record.agent?.cost ?? null,
     partial: record.partial === true,
+    queue: record.status === 'queued' ? queueView(standings.get(record.id), now) : null,
   };
 }
 
 export function deliveryDetail(
   record: DeliveryRecord,
   findings: readonly Finding[] = [],
+  standings: ReadonlyMap<string, QueueStanding> = new Map(),
+  now = Date.now(),
 ): DeliveryDetail {
   return {
-    ...deliverySummary(record),
+    ...deliverySummary(record, standings, now),
     seq: record.seq,
     orderKey: record.orderKey,
     // Only a queued delivery waits for a time; for the others the column is history.

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { liveConfig } from './config/live.js';
+import { parseConfig } from './config/load.js';
+import { createHooks, type DeliveryWaitingRequest } from './hooks.js';
+import { silentLogger } from './logger.js';
+import { MemoryStore } from './memory-store.js';
+import { createRouteResolver } from './routes.js';
+import { sampleDelivery } from './testing/store-samples.js';
+import { waitFor } from './testing/wait-for.js';
+import { startWaitingNotices, type WaitingNotices } from './waiting-notices.js';
+
+let notices: WaitingNotices | undefined;
+afterEach(() => notices?.stop());
+
+const config = parseConfig({
+  platforms: { webhook: { extra: { routes: { reviews: { concurrency: 1 } } } } },
+});
+
+async function accept(store: MemoryStore, deliveryId: string, number: number): Promise<string> {
+  const result = await store.accept(
+    sampleDelivery({ deliveryId, orderKey: `reviews|octo/repo|${number}` }),
+    3_600_000,
+  );
+  if (!result.accepted) throw new Error('not accepted');
+  return result.record.id;
+}
+
+describe('startWaitingNotices', () => {
+  it('tells deliveryWaiting each waiting delivery’s place once, and again when it moves up', async () => {
+    const store = new MemoryStore();
+    const hooks = createHooks();
+    const told: DeliveryWaitingRequest[] = [];
+    hooks.deliveryWaiting.tapPromise('test', async (request) => {
+      told.push(request);
+    });
+    const live = liveConfig(config);
+    const running = await accept(store, 'd-running', 1);
+    const second = await accept(store, 'd-2', 2);
+    const third = await accept(store, 'd-3', 3);
+    await store.markRunning(running, Date.now());
+    notices = startWaitingNotices({
+      store,
+      hooks,
+      config: live,
+      resolveRoute: createRouteResolver(live, store),
+      log: silentLogger(),
+      intervalMs: 50,
+    });
+    await waitFor(() => told.length >= 2 || undefined, 'two deliveries told');
+    expect(told.map((request) => [request.delivery.id, request.standing.position])).toEqual([
+      [second, 1],
+      [third, 2],
+    ]);
+    expect(told[0]?.standing.reasons).toEqual([{ kind: 'route_concurrency', limit: 1 }]);
+    expect(told[0]?.routeConfig.concurrency).toBe(1);
+
+    // The running one ends and the second starts: the third is 1st now, and only it is told.
+    await store.markDelivered(running, Date.now());
+    await store.markRunning(second, Date.now());
+    await waitFor(() => told.length >= 3 || undefined, 'the third delivery told again');
+    expect(
+      told.slice(2).map((request) => [request.delivery.id, request.standing.position]),
+    ).toEqual([[third, 1]]);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Tells the `deliveryWaiting` hook where each queued delivery stands, so a target that shows a
+ * review's state on the forge can say "queued, 3rd" until the attempt starts. Every
+ * `WAITING_PASS_MS` it works out the standings from the journal (`readQueueStandings`) and tells
+ * each delivery that waits whenever its place changed. On a shared store one gateway at a time
+ * does it (`Store.tryLease`). Nothing is read while no plugin taps the hook.
+ */
+import type { LiveConfig } from './config/live.js';
+import { errorMessage } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
+import type { Logger } from './logger.js';
+import { readQueueStandings } from './queue-snapshot.js';
+import type { QueueStanding } from './queue-standing.js';
+import type { RouteResolver } from './routes.js';
+import type { Store } from './store.js';
+
+/** How often the standings are worked out again. */
+const WAITING_PASS_MS = 2_000;
+
+/** How long the forge calls of one delivery may take. */
+const TELL_TIMEOUT_MS = 30_000;
+
+/** The lease that lets one gateway of a shared store tell the forge. */
+const LEASE_NAME = 'queue-standings';
+
+interface WaitingNoticesDeps {
+  store: Store;
+  hooks: GatewayHooks;
+  config: LiveConfig;
+  resolveRoute: RouteResolver;
+  log: Logger;
+  /** How often to pass (default `WAITING_PASS_MS`). */
+  intervalMs?: number;
+}
+
+export interface WaitingNotices {
+  stop(): void;
+}
+
+/** Starts the passes; `stop` ends them and aborts a telling under way. */
+export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
+  // What each queued delivery was last told: its place. Forgotten once it is no longer queued.
+  const told = new Map<string, number>();
+  const stopping = new AbortController();
+  const intervalMs = deps.intervalMs ?? WAITING_PASS_MS;
+  let passing = false;
+
+  async function tell(standing: QueueStanding): Promise<void> {
+    // Read again just before: it may have started since the standings were read.
+    const delivery = await deps.store.get(standing.id);
+    if (delivery?.status !== 'queued') return;
+    const log = deps.log.child({ route: delivery.route, delivery_id: delivery.deliveryId });
+    try {
+      const routeConfig = await deps.resolveRoute(delivery.route);
+      if (!routeConfig) return;
+      const config = deps.config.current();
+      const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(TELL_TIMEOUT_MS)]);
+      const credentials = await deps.hooks.credentials.promise(
+        {},
+        { delivery, routeConfig, config, log, signal },
+      );
+      await deps.hooks.deliveryWaiting.promise({
+        delivery,
+        routeConfig,
+        config,
+        credentials,
+        log,
+        signal,
+        standing,
+      });
+    } catch (error) {
+      log.warn(
+        { err: errorMessage(error) },
+        "could not show a queued delivery's place on the forge",
+      );
+    }
+  }
+
+  async function pass(): Promise<void> {
+    if (passing || stopping.signal.aborted || !deps.hooks.deliveryWaiting.isUsed()) return;
+    passing = true;
+    try {
+      const { store } = deps;
+      if (store.tryLease && !(await store.tryLease(LEASE_NAME, intervalMs * 3))) return;
+      // An empty queue, the usual case, costs one short read.
+      if ((await store.queued(0, 1)).length === 0) {
+        told.clear();
+        return;
+      }
+      const { standings } = await readQueueStandings(store, deps.config.current(), Date.now());
+      for (const id of told.keys()) if (!standings.has(id)) told.delete(id);
+      for (const standing of standings.values()) {
+        if (stopping.signal.aborted) return;
+        // One that starts now is about to show its own start (`attemptStarted`).
+        if (standing.reasons.length === 0 || told.get(standing.id) === standing.position) continue;
+        told.set(standing.id, standing.position);
+        await tell(standing);
+      }
+    } catch (error) {
+      deps.log.error({ err: errorMessage(error) }, 'could not work out the queue standings');
+    } finally {
+      passing = false;
+    }
+  }
+
+  const timer = setInterval(() => void pass(), intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      stopping.abort(new Error('gateway stopping'));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * A queued review's check inside a whole gateway, the real `gh` talking to the TLS fake forge:
+ * while an agent is held, the reviews queued behind it on a route with `concurrency: 1` show
+ * "Queued, 1st" and "Queued, 2nd" as pending commit statuses (the `deliveryWaiting` hook), then
+ * their own progress and conclusion once they run.
+ */
+import type { JsonObject } from '@webhook-gateway/core';
+import { waitFor } from '@webhook-gateway/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
+import { useGhGateway } from './test-support/gh-gateway.js';
+import { fixture } from './test-support/requests.js';
+
+let forge: FakeForgeApi;
+beforeAll(async () => {
+  forge = await startFakeForgeApi();
+});
+afterAll(() => forge.close());
+
+/** Lets the held runs go. */
+let release: () => void = () => undefined;
+const released = new Promise<void>((resolve) => {
+  release = resolve;
+});
+const gh = useGhGateway({
+  certFile: () => forge.certFile,
+  answer: (request) => `reviewed ${request.delivery.deliveryId}`,
+  hold: () => released,
+});
+
+/** The opened pull request `number` of octo/repo, whose head commit is `sha`. */
+function pullRequest(number: number, sha: string): JsonObject {
+  const payload = fixture('forge/pull_request_opened.json');
+  const pr = payload.pull_request as JsonObject;
+  return {
+    ...payload,
+    number,
+    pull_request: { ...pr, number, head: { ...(pr.head as JsonObject), sha } },
+    repository: { ...(payload.repository as JsonObject), full_name: 'octo/repo' },
+  };
+}
+
+async function post(url: string, deliveryId: string, payload: JsonObject): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'X-GitHub-Event': 'pull_request',
+      'X-GitHub-Delivery': deliveryId,
+    },
+    body: JSON.stringify(payload),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe('a queued review on the forge', () => {
+  it('shows "Queued, 2nd" while it waits, then in progress and its conclusion', async () => {
+    const url = await gh.start({
+      route: 'review',
+      extra: {
+        routes: {
+          review: {
+            secret: 'INSECURE_NO_AUTH',
+            deliver: 'forge_comment',
+            deliver_extra: { check: true },
+            concurrency: 1,
+          },
+        },
+      },
+      forge: { cli: 'gh', host: forge.host, token: forge.token, timeout_s: 20 },
+    });
+    const shas = ['a', 'b', 'c'].map((letter) => letter.repeat(40));
+    for (const [index, sha] of shas.entries()) {
+      expect(await post(url, `queued-${index + 1}`, pullRequest(index + 1, sha))).toBe(202);
+    }
+    const descriptions = (sha: string) =>
+      forge.checks
+        .statuses()
+        .filter((status) => status.sha === sha)
+        .map((status) => `${status.state}: ${status.description ?? ''}`);
+    // The first is held in its run; the other two wait for the route's one slot.
+    await waitFor(
+      () =>
+        descriptions(shas[2] ?? '').includes('pending: Queued, 2nd') &&
+        descriptions(shas[1] ?? '').includes('pending: Queued, 1st')
+          ? true
+          : undefined,
+      'the queued reviews’ places on the forge',
+      { timeoutMs: 20_000 },
+    );
+    expect(descriptions(shas[0] ?? '')).toEqual(['pending: Review in progress']);
+
+    release();
+    await gh.finished(3);
+    const third = descriptions(shas[2] ?? '');
+    // Whether it was told "Queued, 1st" depends on whether a pass saw it 1st before it started.
+    expect(third.filter((text) => text !== 'pending: Queued, 1st')).toEqual([
+      'pending: Queued, 2nd',
+      'pending: Review in progress',
+      'success: Reviewed',
+    ]);
+  });
+});
