@@ -123,7 +123,7 @@ describe('deliveries list', () => {
     expect(result.stderr).toBe('');
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^ID +RECEIVED +ROUTE +EVENT +ACTION +DELIVERY ID +STATUS +ATTEMPTS +DURATION +TOKENS$/,
+      /^ID +RECEIVED +ROUTE +EVENT +ACTION +DELIVERY ID +STATUS +ATTEMPTS +DURATION +TOKENS +QUEUE$/,
     );
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual([
       ids.running,
@@ -146,7 +146,9 @@ describe('deliveries list', () => {
       '2/5',
     ]);
     expect(lines[3]).toMatch(/ pushes +push +- +gh-push-2 /);
-    expect(lines[4]).toMatch(/ 2\.0 s +2050$/);
+    expect(lines[4]).toMatch(/ 2\.0 s +2050 +-$/);
+    // The queued one's place in its route's queue: nothing holds it.
+    expect(lines[2]).toMatch(/ 0\/5 +- +- +1st(, starting)?$/);
   });
 
   it('prints JSON rows for scripts', async () => {
@@ -176,6 +178,7 @@ describe('deliveries list', () => {
       tokens: null,
       cost: null,
       partial: false,
+      queue: null,
     });
   });
 
