@@ -5,6 +5,7 @@ import {
   cutSummary,
   dashboardPage,
   deliveredCheck,
+  queuedTitle,
   statusDescription,
   statusState,
 } from './check-output.js';
@@ -16,6 +17,13 @@ describe("a review check's output", () => {
     );
     expect(checkTitle({ value: 'success' }, 1)).toBe('No problems found (1 comment)');
     expect(checkTitle({ value: 'neutral' }, 0)).toBe('Reviewed');
+  });
+
+  it('says a queued review’s place, and that an operator paused its route', () => {
+    expect(queuedTitle({ position: 2, reasons: [] })).toBe('Queued, 2nd');
+    expect(
+      queuedTitle({ position: 3, reasons: [{ kind: 'paused', reason: 'deploy freeze' }] }),
+    ).toBe('Paused by operator, queued 3rd');
   });
 
   it('cuts a summary over the limit at a line end, with a notice, within the limit', () => {
