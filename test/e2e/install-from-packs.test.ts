@@ -128,6 +128,7 @@ describe('installed from the packed tarballs', () => {
       '@webhook-gateway/store-redis',
       '@webhook-gateway/store-sqlite',
       '@webhook-gateway/target-kit',
+      '@webhook-gateway/tracing',
     ]);
   });
 

@@ -249,6 +249,7 @@ describe('webhook-gateway config schema', () => {
       'agent',
       'review',
       'hygiene',
+      'observability',
       'platforms',
     ]);
     expect(schema.additionalProperties).toBe(false);
