@@ -20,7 +20,7 @@ import {
   type FakeGitea,
 } from '../../packages/deliver-gitea/src/test-support/fake-gitea.js';
 import { cleanupHomes, makeHome, startGateway, waitFor } from '../support/gateway.js';
-import { readJournal, showDelivery } from '../support/journal-read.js';
+import { settledJournal, showDelivery } from '../support/journal-read.js';
 import { fixture, post } from '../support/requests.js';
 
 const SECRET = 'e2e-review-findings-rest-secret';
@@ -212,7 +212,7 @@ async function measure(forge: Forge, setup: Setup): Promise<Measured> {
       );
       if (index === 1) target.dismiss(DISMISSED);
     }
-    const rows = await readJournal(home);
+    const rows = await settledJournal(home);
     expect(rows.map((row) => row.status)).toEqual(Array(PUSHES).fill('delivered'));
     // `deliveries show` of the last review lists each finding's fate.
     const shown = await showDelivery(home, rows[0]?.id ?? '');

@@ -19,7 +19,7 @@ import {
   type FakeForgeApi,
 } from '../../packages/deliver-forge-comment/src/test-support/fake-forge-api.js';
 import { cleanupHomes, makeHome, startGateway, waitFor } from '../support/gateway.js';
-import { readJournal, showDelivery } from '../support/journal-read.js';
+import { settledJournal, showDelivery } from '../support/journal-read.js';
 import { deleteKeys, findTestRedis, uniquePrefix } from '../support/redis-server.js';
 import { fixture, sendForge } from '../support/requests.js';
 
@@ -132,7 +132,7 @@ async function measure(setup: Setup, store?: Record<string, unknown>): Promise<M
       }
     }
     if (store === undefined) {
-      const rows = await readJournal(home);
+      const rows = await settledJournal(home);
       expect(rows.map((row) => row.status)).toEqual(Array(PUSHES).fill('delivered'));
       // `deliveries show` of the last review lists each finding's fate.
       const shown = await showDelivery(home, rows[0]?.id ?? '');

@@ -99,3 +99,18 @@ export async function finishedRow(home: string, deliveryId: string): Promise<Del
     { timeoutMs: 30_000, describe: () => `status ${status}` },
   );
 }
+
+/**
+ * All rows of the journal once none is queued or running (polls for up to 30 s): a forge sees
+ * the answer a moment before its attempt writes the final status.
+ */
+export async function settledJournal(home: string): Promise<DeliveryRecord[]> {
+  return waitFor(
+    async () => {
+      const rows = await readJournal(home);
+      return rows.every((r) => r.status !== 'queued' && r.status !== 'running') && rows;
+    },
+    'the journal to settle',
+    { timeoutMs: 30_000 },
+  );
+}

@@ -38,6 +38,7 @@ describe('writeInitFiles', () => {
       'agent',
       'review',
       'hygiene',
+      'observability',
       'platforms',
     ]);
     expect(fs.readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
