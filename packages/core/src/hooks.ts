@@ -275,8 +275,14 @@ export interface DeliveryStateRequest {
  * A queued delivery whose place changed (`deliveryWaiting`): where it stands now, and why it
  * waits (`standing.reasons`, never empty here).
  */
-export interface DeliveryWaitingRequest extends DeliveryStateRequest {
+export interface DeliveryWaitingRequest extends Omit<DeliveryStateRequest, 'credentials'> {
   standing: QueueStanding;
+  /**
+   * The delivery's forge identity (the `credentials` hook), asked only by a tap that shows the
+   * place: a GitHub App exchanges a token for it, which a route with nothing to show never needs.
+   * Asked of the hook once per telling, however many taps call it.
+   */
+  credentials(): Promise<Credentials | undefined>;
 }
 
 export type DeliveryEndedRequest = DeliveryStateRequest &

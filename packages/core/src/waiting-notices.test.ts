@@ -62,4 +62,39 @@ describe('startWaitingNotices', () => {
       told.slice(2).map((request) => [request.delivery.id, request.standing.position]),
     ).toEqual([[third, 1]]);
   });
+
+  it('asks the credentials hook only for a tap that asks, once however many taps do', async () => {
+    const store = new MemoryStore();
+    const hooks = createHooks();
+    const asked: string[] = [];
+    hooks.credentials.tapPromise('test', async (_credentials, request) => {
+      asked.push(request.delivery.id);
+      return { token: `token-of-${request.delivery.deliveryId}` };
+    });
+    const seen: (string | undefined)[] = [];
+    // A route with nothing to show never asks (an App would exchange a token for nothing).
+    hooks.deliveryWaiting.tapPromise('shows-nothing', async () => {});
+    for (const tap of ['shows-one', 'shows-another']) {
+      hooks.deliveryWaiting.tapPromise(tap, async (request) => {
+        if (request.delivery.deliveryId === 'd-3') seen.push((await request.credentials())?.token);
+      });
+    }
+    const live = liveConfig(config);
+    const running = await accept(store, 'd-running', 1);
+    const second = await accept(store, 'd-2', 2);
+    const third = await accept(store, 'd-3', 3);
+    await store.markRunning(running, Date.now());
+    notices = startWaitingNotices({
+      store,
+      hooks,
+      config: live,
+      resolveRoute: createRouteResolver(live, store),
+      log: silentLogger(),
+      intervalMs: 50,
+    });
+    await waitFor(() => seen.length >= 2 || undefined, 'both taps to read the credentials');
+    expect(seen).toEqual(['token-of-d-3', 'token-of-d-3']);
+    expect(asked).toEqual([third]);
+    expect(asked).not.toContain(second);
+  });
 });

@@ -7,7 +7,7 @@
  */
 import type { LiveConfig } from './config/live.js';
 import { errorMessage } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
+import type { Credentials, GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import { readQueueStandings } from './queue-snapshot.js';
 import type { QueueStanding } from './queue-standing.js';
@@ -55,15 +55,16 @@ export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
       if (!routeConfig) return;
       const config = deps.config.current();
       const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(TELL_TIMEOUT_MS)]);
-      const credentials = await deps.hooks.credentials.promise(
-        {},
-        { delivery, routeConfig, config, log, signal },
-      );
+      let credentials: Promise<Credentials> | undefined;
       await deps.hooks.deliveryWaiting.promise({
         delivery,
         routeConfig,
         config,
-        credentials,
+        credentials: () =>
+          (credentials ??= deps.hooks.credentials.promise(
+            {},
+            { delivery, routeConfig, config, log, signal },
+          )),
         log,
         signal,
         standing,

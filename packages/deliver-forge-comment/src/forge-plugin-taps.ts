@@ -54,10 +54,12 @@ export function tapCheckStatus(
   targets: readonly string[],
   setCheck: (request: DeliveryStateRequest, status: CheckStatus) => Promise<void>,
 ): void {
-  const showsCheck = (request: DeliveryStateRequest) =>
+  const showsCheck = (request: Pick<DeliveryStateRequest, 'routeConfig'>) =>
     targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
   hooks.deliveryWaiting.tapPromise(plugin, async (request) => {
-    if (showsCheck(request)) await setCheck(request, queuedStatus(request.standing));
+    if (!showsCheck(request)) return;
+    const credentials = await request.credentials();
+    await setCheck({ ...request, credentials }, queuedStatus(request.standing));
   });
   hooks.attemptStarted.tapPromise(plugin, async (request) => {
     if (showsCheck(request)) await setCheck(request, PENDING_STATUS);

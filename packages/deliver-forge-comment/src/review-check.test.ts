@@ -100,8 +100,10 @@ function state(request: DeliverRequest): DeliveryStateRequest {
 
 /** The `deliveryWaiting` request of a delivery 2nd in its route's queue, behind route concurrency. */
 function waiting(request: DeliverRequest, position = 2): DeliveryWaitingRequest {
+  const { credentials, ...rest } = state(request);
   return {
-    ...state(request),
+    ...rest,
+    credentials: () => Promise.resolve(credentials),
     standing: {
       id: request.delivery.id,
       route: request.delivery.route,

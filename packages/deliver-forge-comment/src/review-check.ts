@@ -107,7 +107,7 @@ export async function showQueuedCheck(
   platforms: Platforms,
 ): Promise<void> {
   const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
-  const subject = subjectOf(request, extra);
+  const subject = subjectOf({ ...request, credentials: await request.credentials() }, extra);
   const title = queuedTitle(request.standing);
   if (FORGE_TARGETS.includes(subject.target)) {
     const { showForgeQueued } = await import('./forge-check.js');
