@@ -3,7 +3,7 @@
  * (issue 32, docs/reviews.md#forge-by-forge): one pull request opened and pushed to
  * four times, each push the recorded webhook with a new head, signed, to the built gateway (SQLite journal), reviewed
  * by `gitea_review` against the fake Gitea and by `bitbucket_review` against the fake Bitbucket
- * Cloud, with a `command` agent that raises the same four findings every time; a person answers
+ * Cloud and the fake Bitbucket Data Center, with a `command` agent that raises the same four findings every time; a person answers
  * `/dismiss` to one after push 2. Line comments posted: before (`deliver_extra.findings: false`)
  * against after. The counts are asserted; the table is printed.
  *
@@ -15,6 +15,10 @@ import {
   startFakeBitbucket,
   type FakeBitbucket,
 } from '../../packages/deliver-bitbucket/src/test-support/fake-bitbucket.js';
+import {
+  startFakeBitbucketDataCenter,
+  type FakeBitbucketDataCenter,
+} from '../../packages/deliver-bitbucket/src/test-support/fake-bitbucket-data-center.js';
 import {
   startFakeGitea,
   type FakeGitea,
@@ -44,11 +48,12 @@ const DIFF = [
 ].join('\n');
 const GITEA_TOKEN = 'gitea-e2e-token-0123456789';
 const BITBUCKET_TOKEN = 'bitbucket-e2e-token-0123456789';
+const DATA_CENTER_TOKEN = 'data-center-e2e-token-0123456789';
 const BOT = { uuid: '{e2e-bot}', account_id: '557058:e2e-bot', nickname: 'review-bot' };
 
 afterAll(() => cleanupHomes());
 
-type Forge = 'Gitea' | 'Bitbucket Cloud';
+type Forge = 'Gitea' | 'Bitbucket Cloud' | 'Bitbucket Data Center';
 type Setup = 'before' | 'after';
 
 interface Measured {
@@ -171,8 +176,61 @@ async function bitbucket(): Promise<ForgeUnderTest> {
   };
 }
 
+async function bitbucketDataCenter(): Promise<ForgeUnderTest> {
+  const fake: FakeBitbucketDataCenter = await startFakeBitbucketDataCenter({
+    token: DATA_CENTER_TOKEN,
+    bot: 'review-bot',
+    pulls: { 'PROJ/repository#1': { diff: DIFF } },
+  });
+  const payload = JSON.parse(fixture('bitbucket/pr_opened.json').toString('utf8')) as {
+    eventKey: string;
+    pullRequest: { fromRef: { latestCommit: string } };
+  };
+  const own = () => fake.comments.filter((c) => c.author.name === 'review-bot');
+  return {
+    certFile: fake.certFile,
+    // No data_center.bot: the gateway reads its user off X-AUSERNAME.
+    platforms: {
+      bitbucket: { data_center: { base_url: fake.serverUrl, token: DATA_CENTER_TOKEN } },
+    },
+    route: { events: ['pr:opened', 'pr:from_ref_updated'], deliver: 'bitbucket_review' },
+    async push(url, index) {
+      payload.eventKey = index === 0 ? 'pr:opened' : 'pr:from_ref_updated';
+      payload.pullRequest.fromRef.latestCommit = String(index + 1).repeat(40);
+      const body = JSON.stringify(payload);
+      const deliveryId = `dc-findings-${process.pid}-${Date.now()}-${index}`;
+      const sent = await post(`${url}/webhooks/review`, body, {
+        'Content-Type': 'application/json',
+        'X-Event-Key': payload.eventKey,
+        'X-Request-Id': deliveryId,
+        'X-Hub-Signature': `sha256=${hex(body)}`,
+      });
+      expect(sent.status).toBe(202);
+      return deliveryId;
+    },
+    // Each review ends with its summary, a comment on no line that replies to none.
+    reviews: () => own().filter((c) => !c.anchor && c.parent === undefined).length,
+    lineComments: () =>
+      own()
+        .filter((c) => c.anchor)
+        .map((c) => c.text),
+    dismiss(text) {
+      const first = fake.comments.find((c) => c.anchor && c.text.startsWith(text));
+      if (!first) throw new Error(`no line comment "${text}"`);
+      fake.reply(first.id, '/dismiss we export it elsewhere', 'admin');
+    },
+    close: () => fake.close(),
+  };
+}
+
+const FORGES: Record<Forge, () => Promise<ForgeUnderTest>> = {
+  Gitea: gitea,
+  'Bitbucket Cloud': bitbucket,
+  'Bitbucket Data Center': bitbucketDataCenter,
+};
+
 async function measure(forge: Forge, setup: Setup): Promise<Measured> {
-  const target = forge === 'Gitea' ? await gitea() : await bitbucket();
+  const target = await FORGES[forge]();
   const review = JSON.stringify({ summary: 'Four remarks.', comments: FINDINGS });
   const home = makeHome();
   const gateway = await startGateway({
@@ -253,10 +311,10 @@ function table(rows: Measured[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe('a Gitea and a Bitbucket Cloud pull request reviewed after each of five pushes', () => {
+describe('a Gitea, a Bitbucket Cloud and a Bitbucket Data Center pull request reviewed after each of five pushes', () => {
   it('posts 4 line comments instead of 20 on each, and never the dismissed finding again', async () => {
     const rows: Measured[] = [];
-    for (const forge of ['Gitea', 'Bitbucket Cloud'] as const) {
+    for (const forge of ['Gitea', 'Bitbucket Cloud', 'Bitbucket Data Center'] as const) {
       rows.push(await measure(forge, 'before'), await measure(forge, 'after'));
     }
     process.stdout.write(table(rows));
@@ -267,5 +325,5 @@ describe('a Gitea and a Bitbucket Cloud pull request reviewed after each of five
           : { reviews: 5, lineComments: 4, dismissedPosted: 1 },
       );
     }
-  }, 240_000);
+  }, 360_000);
 });

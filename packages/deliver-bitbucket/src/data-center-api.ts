@@ -1,8 +1,9 @@
 /**
  * The Bitbucket Data Center (Server) REST API calls the targets make, under `/rest/api/1.0` with
  * `Authorization: Bearer <HTTP access token>`: a pull request's comments (listed through its
- * activities, created, anchored on a line, read, edited and deleted with the `version` Data Center
- * checks), the pull request itself, its raw diff and the raw diff between two commits, a file at
+ * activities, each thread's replies nested in its first comment's `comments`; created, anchored on
+ * a line, read, edited, resolved and deleted with the `version` Data Center checks), the pull
+ * request itself, its raw diff and the raw diff between two commits, a file at
  * a commit, and a commit's build status (the repository's `…/commits/{id}/builds`; the older
  * `/rest/build-status/1.0` is deprecated since 7.14). Each call goes through
  * `rest-client.ts`. Every body the gateway writes has its hidden markers written the Bitbucket
@@ -43,6 +44,14 @@ const commentSchema = z.object({
   text: z.string(),
   author: z.object({ name: z.string().nullish(), slug: z.string().nullish() }).nullish(),
   anchor: z.unknown().optional(),
+  /** `RESOLVED` once its thread (or, for a `BLOCKER`, its task) is resolved. */
+  state: z.string().nullish(),
+  /** Whether its thread is resolved (Data Center 8 and later say it beside `state`). */
+  threadResolved: z.boolean().nullish(),
+  /** Its replies, each with theirs. */
+  get comments() {
+    return z.array(commentSchema).nullish();
+  },
 });
 export type DataCenterComment = z.infer<typeof commentSchema>;
 
@@ -59,6 +68,12 @@ const pageSchema = z.object({
   isLastPage: z.boolean(),
   nextPageStart: z.number().nullish(),
 });
+
+/** A thread's first comment, and whether it is on a line. */
+interface DataCenterThread {
+  comment: DataCenterComment;
+  onLine: boolean;
+}
 
 /** A line comment's place, as `anchor` takes it. */
 export interface DataCenterAnchor {
@@ -82,36 +97,47 @@ export function dataCenterApi(context: BitbucketCallContext) {
   const pull = (repo: string, id: number) => `${repoPath(repo)}/pull-requests/${id}`;
   const comments = (repo: string, id: number) => `${pull(repo, id)}/comments`;
 
-  return {
-    /**
-     * The pull request's general comments (not on a line, not replies), oldest first: read from
-     * its activities, page by page, since Data Center lists comments only per file.
-     */
-    async listComments(repo: string, id: number): Promise<DataCenterComment[]> {
-      const path = `${pull(repo, id)}/activities`;
-      const found = new Map<number, DataCenterComment>();
-      const deleted = new Set<number>();
-      let start: number | undefined = 0;
-      for (let page = 0; start !== undefined && page < MAX_PAGES; page++) {
-        const answer = await call('GET', `${path}?start=${start}&limit=${PAGE_LIMIT}`);
-        const { values, isLastPage, nextPageStart } = pageSchema.parse(answer.body);
-        for (const value of values) {
-          const activity = commentActivitySchema.safeParse(value);
-          if (!activity.success) continue;
-          const { comment, commentAction, commentAnchor } = activity.data;
-          if (commentAction === 'DELETED') deleted.add(comment.id);
-          // A line comment or a reply is never the living comment.
-          if (commentAnchor !== undefined || comment.anchor !== undefined) continue;
-          if (commentAction === 'REPLIED') continue;
-          // An edit may be its own activity: the newest version counts.
-          const known = found.get(comment.id);
-          if (!known || known.version < comment.version) found.set(comment.id, comment);
+  /**
+   * The first comment of each thread on the pull request, on a line or not, its replies nested:
+   * read from its activities, page by page, since Data Center lists comments only per file.
+   */
+  async function threads(repo: string, id: number): Promise<DataCenterThread[]> {
+    const path = `${pull(repo, id)}/activities`;
+    const found = new Map<number, DataCenterThread>();
+    const deleted = new Set<number>();
+    let start: number | undefined = 0;
+    for (let page = 0; start !== undefined && page < MAX_PAGES; page++) {
+      const answer = await call('GET', `${path}?start=${start}&limit=${PAGE_LIMIT}`);
+      const { values, isLastPage, nextPageStart } = pageSchema.parse(answer.body);
+      for (const value of values) {
+        const activity = commentActivitySchema.safeParse(value);
+        if (!activity.success) continue;
+        const { comment, commentAction, commentAnchor } = activity.data;
+        if (commentAction === 'DELETED') deleted.add(comment.id);
+        // A reply's own activity: the reply is nested in its thread's first comment too.
+        if (commentAction === 'REPLIED') continue;
+        // An edit may be its own activity: the newest version counts.
+        const known = found.get(comment.id);
+        if (!known || known.comment.version < comment.version) {
+          const onLine = commentAnchor !== undefined || comment.anchor !== undefined;
+          found.set(comment.id, { comment, onLine });
         }
-        start = isLastPage || nextPageStart == null ? undefined : nextPageStart;
       }
-      return [...found.values()]
-        .filter((comment) => !deleted.has(comment.id))
-        .sort((a, b) => a.id - b.id);
+      start = isLastPage || nextPageStart == null ? undefined : nextPageStart;
+    }
+    return [...found.values()]
+      .filter(({ comment }) => !deleted.has(comment.id))
+      .sort((a, b) => a.comment.id - b.comment.id);
+  }
+
+  return {
+    /** The pull request's general comments (not on a line, not replies), oldest first. */
+    async listComments(repo: string, id: number): Promise<DataCenterComment[]> {
+      return (await threads(repo, id)).filter((t) => !t.onLine).map((t) => t.comment);
+    },
+    /** The first comments of the pull request's threads on lines, oldest first, replies nested. */
+    async listLineThreads(repo: string, id: number): Promise<DataCenterComment[]> {
+      return (await threads(repo, id)).filter((t) => t.onLine).map((t) => t.comment);
     },
     /** A comment on the pull request, or with `anchor` on a line of its diff: its id and version. */
     async postComment(
@@ -140,6 +166,16 @@ export function dataCenterApi(context: BitbucketCallContext) {
         version,
       });
       return commentSchema.parse(answer.body).version;
+    },
+    /**
+     * Resolves the thread the comment starts (`PUT …/comments/{id}` with `state: RESOLVED` at its
+     * `version`; a stale version is a `409`).
+     */
+    async resolveComment(repo: string, id: number, commentId: string, version: number) {
+      await call('PUT', `${comments(repo, id)}/${encodeURIComponent(commentId)}`, {
+        state: 'RESOLVED',
+        version,
+      });
     },
     async deleteComment(repo: string, id: number, commentId: string, version: number) {
       await call(

@@ -1,6 +1,7 @@
 /** A Bitbucket Data Center pull request's calls (`/rest/api/1.0`), as the targets use them. */
 import { BITBUCKET_DATA_CENTER_COMMENT_LIMIT } from './comment-limits.js';
 import { dataCenterApi } from './data-center-api.js';
+import { dataCenterFindingThreads } from './data-center-finding-threads.js';
 import { dataCenterLivingCommentApi } from './data-center-living-comment.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 import type { BitbucketPullRequestCalls } from './pull-request-calls.js';
@@ -42,5 +43,6 @@ export function dataCenterPullRequestCalls(
       });
     },
     setBuildStatus: (commit, status) => api.postBuildStatus(repo, commit, status),
+    findingThreads: (bot) => dataCenterFindingThreads(api, context, pullRequest, bot),
   };
 }

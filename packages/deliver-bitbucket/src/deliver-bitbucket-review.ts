@@ -3,8 +3,8 @@
  * comment, `inline: { path, to }`; Data Center: a comment with an `anchor`), then the summary as
  * a comment. Neither Bitbucket has a review object to post at once. A comment whose line the diff
  * does not show, or that Bitbucket refuses (`400`, `409`, `422`), goes into the summary as text:
- * never dropped. On Cloud, with the journal's findings, a finding already posted on the pull
- * request is not posted again, and a fixed one's thread is resolved.
+ * never dropped. With the journal's findings, a finding already posted on the pull request is not
+ * posted again, and a fixed one's thread is resolved.
  */
 import type { DeliverRequest, FindingCounts, LineComment } from '@webhook-gateway/core';
 import {
@@ -51,16 +51,15 @@ export async function deliverBitbucketReview(
   const delivery = connectBitbucket(request, settings, options, target);
   const { calls, pullRequest } = delivery;
   const deliveryId = request.delivery.deliveryId;
-  // With the journal's findings (Cloud): only new findings are posted, fixed ones' threads resolved.
-  const threads = calls.findingThreads?.(delivery.bot);
-  const journal = threads && findingsJournalOf(request);
+  // With the journal's findings: only new findings are posted, fixed ones' threads resolved.
+  const threads = calls.findingThreads(delivery.bot);
+  const journal = findingsJournalOf(request);
   let outcome: BitbucketReviewOutcome = { onLines: 0, moved: 0, summaryComments: 0 };
   await withBuildStatus(request, delivery, target, async () => {
     const diff = request.lineComments.length === 0 && !journal ? '' : await calls.diff();
-    const remembered =
-      journal && threads
-        ? await rememberFindings(request, journal, threads, diffLineTextsByPath(diff))
-        : undefined;
+    const remembered = journal
+      ? await rememberFindings(request, journal, threads, diffLineTextsByPath(diff))
+      : undefined;
     const comments = remembered ? remembered.comments : request.lineComments;
     // Remembered comments outside the diff are known already: only new findings go on lines.
     const { inDiff, outside } = remembered

@@ -40,9 +40,6 @@ export interface BitbucketPullRequestCalls {
   postLineComment(body: string, at: CommentLine): Promise<void>;
   /** A build status on `commit`. */
   setBuildStatus(commit: string, status: BuildStatus): Promise<void>;
-  /**
-   * The gateway's finding threads, by `bot` or else the token's account; absent where findings
-   * are not remembered yet (Data Center).
-   */
-  findingThreads?(bot: string | undefined): FindingThreads;
+  /** The gateway's finding threads, by `bot` or else the token's account. */
+  findingThreads(bot: string | undefined): FindingThreads;
 }

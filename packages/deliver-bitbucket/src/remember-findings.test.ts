@@ -1,12 +1,9 @@
 /** `bitbucket_review` remembers its findings across pushes, against the fake Bitbucket's threads. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { findingMarkersIn, type FindingsJournal, type LineComment } from '@webhook-gateway/core';
-import { MemoryStore } from '@webhook-gateway/core/runtime';
+import { findingMarkersIn } from '@webhook-gateway/core';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import { deliverRequest, fakeDelivery } from '@webhook-gateway/target-kit/testing';
-import { deliverBitbucketReview } from './deliver-bitbucket-review.js';
-import { bitbucketOptionsSchema, bitbucketSettingsSchema } from './index.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
+import { diffOf, findingsReviews } from './test-support/findings-reviews.js';
 import { fixture } from './test-support/fixtures.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
@@ -24,19 +21,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-/** `src/a.ts` as a new file with these lines. */
-function diffOf(lines: string[]): string {
-  return [
-    'diff --git a/src/a.ts b/src/a.ts',
-    'new file mode 100644',
-    '--- /dev/null',
-    '+++ b/src/a.ts',
-    `@@ -0,0 +1,${lines.length} @@`,
-    ...lines.map((line) => `+${line}`),
-    '',
-  ].join('\n');
-}
-
 async function setup(bot?: string, log = capturingLogger().log) {
   const bitbucket = await startFakeBitbucket({
     token: TOKEN,
@@ -47,37 +31,12 @@ async function setup(bot?: string, log = capturingLogger().log) {
     pagelen: 3,
   });
   fake = bitbucket;
-  const store = new MemoryStore();
-  const journal: FindingsJournal = {
-    read: () => store.findings('reviews|brydzewski/foo|1'),
-    save: (findings) => store.saveFindings('reviews|brydzewski/foo|1', findings),
-  };
-  let push = 0;
-  const settings = bitbucketSettingsSchema.parse({
-    base_url: bitbucket.apiBase,
-    token: TOKEN,
-    ...(bot ? { bot } : {}),
+  const { journal, review } = findingsReviews({
+    payload: CREATED,
+    orderKey: 'reviews|brydzewski/foo|1',
+    settings: { base_url: bitbucket.apiBase, token: TOKEN, ...(bot ? { bot } : {}) },
+    log,
   });
-  /** One review at a new head, as the worker hands it to the target. */
-  const review = (lineComments: LineComment[], extra: Record<string, unknown> = {}) =>
-    deliverBitbucketReview(
-      {
-        ...deliverRequest({
-          answer: 'Remarks.',
-          lineComments,
-          extra,
-          log,
-          delivery: fakeDelivery({
-            route: 'reviews',
-            payload: CREATED,
-            deliveryId: `bb-push-${++push}`,
-          }),
-        }),
-        findings: journal,
-      },
-      settings,
-      bitbucketOptionsSchema.parse({}),
-    );
   /** The inline comments the gateway posted, as `path:line body` without markers. */
   const posted = () =>
     bitbucket.comments

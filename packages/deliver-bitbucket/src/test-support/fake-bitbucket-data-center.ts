@@ -2,9 +2,11 @@
  * A fake Bitbucket Data Center for tests: a real HTTPS server on 127.0.0.1 (a self-signed
  * certificate this process trusts while the fake runs) that speaks the part of `/rest/api/1.0`
  * the targets use, as Data Center's REST reference documents it, and keeps what they write as
- * state: pull request comments (each with the `version` an edit or delete must name, a stale one
- * answered `409`), their activities (listed page by page with `start`, `isLastPage` and
- * `nextPageStart`), line comments' `anchor`s, the pull request's raw diff
+ * state: pull request comments (each with the `version` an edit, a resolution or a delete must
+ * name, a stale one answered `409`), replies (`parent`), each thread's `state` and
+ * `threadResolved`, their activities (listed page by page with `start`, `isLastPage` and
+ * `nextPageStart`: a thread's first comment `ADDED` with its replies nested in `comments`, each
+ * reply also its own `REPLIED` activity), line comments' `anchor`s, the pull request's raw diff
  * (`…/pull-requests/{id}.diff`), the raw diff between two commits (`…/diff?since&until`), files
  * at a commit (`…/raw/{path}?at=`), and commits' build statuses (`…/commits/{id}/builds`); the
  * users holding a repository permission (`GET /users?filter&permission.1…`, a higher permission
@@ -45,6 +47,11 @@ interface FakeComment {
   text: string;
   author: FakeUser;
   anchor?: FakeAnchor;
+  /** The comment this one replies to. */
+  parent?: number;
+  state: 'OPEN' | 'RESOLVED';
+  /** Who resolved the thread this comment starts. */
+  resolver?: FakeUser;
 }
 
 interface FakeBuildStatus {
@@ -63,10 +70,18 @@ export interface FakeBitbucketDataCenter {
   comments: FakeComment[];
   statuses: FakeBuildStatus[];
   requests: ReceivedRequest[];
-  /** A comment someone else wrote. */
-  addComment(pull: string, text: string, user: string): FakeComment;
+  /** A comment someone else wrote, on a line with `anchor`. */
+  addComment(pull: string, text: string, user: string, anchor?: FakeAnchor): FakeComment;
+  /** A push: the pull request's diff is now `diff`. */
+  setDiff(pull: string, diff: string): void;
   /** Someone edits a comment: its version moves on. */
   editComment(id: number, text: string): void;
+  /** Someone replies to a comment (in its thread). */
+  reply(parent: number, text: string, user: string): FakeComment;
+  /** Someone resolves the thread a comment starts. */
+  resolveAsPerson(id: number, user: string): void;
+  /** Someone deletes a comment (Data Center lets them once it has no replies). */
+  deleteComment(id: number): void;
   /** Answers the next `times` requests that `matches` with `answer` instead. */
   failNext(
     matches: (request: ReceivedRequest) => boolean,
@@ -163,22 +178,36 @@ export async function startFakeBitbucketDataCenter(
   const bot = user(options.bot);
   const repos = new Set(Object.keys(options.pulls).map((key) => key.split('#')[0]));
 
-  const commentJson = (comment: FakeComment) => ({
+  const withEmail = (u: FakeUser) => ({ ...u, emailAddress: `${u.slug}@example.com` });
+
+  /** A comment as Data Center answers it: its replies nested, each with theirs. */
+  const commentJson = (comment: FakeComment): Record<string, unknown> => ({
     properties: { repositoryId: 84 },
     id: comment.id,
     version: comment.version,
     text: comment.text,
-    author: { ...comment.author, emailAddress: `${comment.author.slug}@example.com` },
+    author: withEmail(comment.author),
     createdDate: 1505779091796,
     updatedDate: 1505779091796,
-    comments: [],
+    comments: comments.filter((c) => c.parent === comment.id).map(commentJson),
     tasks: [],
     severity: 'NORMAL',
-    state: 'OPEN',
+    state: comment.state,
+    ...(comment.parent === undefined
+      ? {
+          threadResolved: comment.state === 'RESOLVED',
+          ...(comment.resolver
+            ? { threadResolvedDate: 1505779091796, threadResolver: withEmail(comment.resolver) }
+            : {}),
+        }
+      : {}),
     ...(comment.anchor ? { anchor: comment.anchor } : {}),
   });
 
-  /** A comment's activity, newest first as Data Center lists them. */
+  /**
+   * The comments' activities, newest first as Data Center lists them: a thread's first comment
+   * `ADDED` (its replies nested), each reply `REPLIED`.
+   */
   const activities = (pull: string) =>
     comments
       .filter((c) => c.pull === pull)
@@ -188,7 +217,7 @@ export async function startFakeBitbucketDataCenter(
         createdDate: 1505779091796,
         user: c.author,
         action: 'COMMENTED',
-        commentAction: 'ADDED',
+        commentAction: c.parent === undefined ? 'ADDED' : 'REPLIED',
         comment: commentJson(c),
         ...(c.anchor ? { commentAnchor: c.anchor } : {}),
       }));
@@ -324,13 +353,18 @@ export async function startFakeBitbucketDataCenter(
         if (!(pull in options.pulls)) return notFound('Pull request');
         const read = readComment(pull, r.json);
         if ('status' in read) return read;
+        const parentId = object(object(r.json)?.parent)?.id;
+        if (parentId !== undefined && !comments.some((c) => c.pull === pull && c.id === parentId))
+          return notFound('Comment');
         const created: FakeComment = {
           id: nextId++,
           version: 0,
           pull,
           text: read.text,
           author: bot,
+          state: 'OPEN',
           ...(read.anchor ? { anchor: read.anchor } : {}),
+          ...(typeof parentId === 'number' ? { parent: parentId } : {}),
         };
         comments.push(created);
         return { status: 201, body: commentJson(created) };
@@ -350,12 +384,22 @@ export async function startFakeBitbucketDataCenter(
       (m, r) => {
         const found = findComment(m);
         if (!found) return notFound('Comment');
-        const version = object(r.json)?.version;
+        const body = object(r.json);
+        const version = body?.version;
         if (typeof version !== 'number') return error(400, 'The version is required.', 'version');
         if (version !== found.version) return outOfDate(found.version);
-        const read = readComment(found.pull, { text: object(r.json)?.text });
-        if ('status' in read) return read;
-        found.text = read.text;
+        const { state, text } = body ?? {};
+        if (state !== undefined && state !== 'OPEN' && state !== 'RESOLVED')
+          return error(400, 'state: must be OPEN or RESOLVED', 'state');
+        if (text !== undefined || state === undefined) {
+          const read = readComment(found.pull, { text });
+          if ('status' in read) return read;
+          found.text = read.text;
+        }
+        if (state !== undefined) {
+          found.state = state;
+          found.resolver = state === 'RESOLVED' ? bot : undefined;
+        }
         found.version++;
         return { status: 200, body: commentJson(found) };
       },
@@ -458,6 +502,11 @@ export async function startFakeBitbucketDataCenter(
   });
 
   const untrust = trustCertificate(service.certFile);
+  const known = (id: number) => {
+    const found = comments.find((c) => c.id === id);
+    if (!found) throw new Error(`no comment ${id}`);
+    return found;
+  };
 
   return {
     serverUrl: service.url,
@@ -465,16 +514,52 @@ export async function startFakeBitbucketDataCenter(
     comments,
     statuses,
     requests: service.requests,
-    addComment(pull, text, name) {
-      const added: FakeComment = { id: nextId++, version: 0, pull, text, author: user(name) };
+    addComment(pull, text, name, anchor) {
+      const added: FakeComment = {
+        id: nextId++,
+        version: 0,
+        pull,
+        text,
+        author: user(name),
+        state: 'OPEN',
+        ...(anchor ? { anchor } : {}),
+      };
       comments.push(added);
       return added;
     },
+    setDiff(pull, diff) {
+      const known = options.pulls[pull];
+      if (!known) throw new Error(`no pull request ${pull}`);
+      known.diff = diff;
+    },
     editComment(id, text) {
-      const found = comments.find((c) => c.id === id);
-      if (!found) throw new Error(`no comment ${id}`);
+      const found = known(id);
       found.text = text;
       found.version++;
+    },
+    reply(parent, text, name) {
+      const added: FakeComment = {
+        id: nextId++,
+        version: 0,
+        pull: known(parent).pull,
+        text,
+        author: user(name),
+        state: 'OPEN',
+        parent,
+      };
+      comments.push(added);
+      return added;
+    },
+    resolveAsPerson(id, name) {
+      const found = known(id);
+      found.state = 'RESOLVED';
+      found.resolver = user(name);
+      found.version++;
+    },
+    deleteComment(id) {
+      const found = known(id);
+      if (comments.some((c) => c.parent === id)) throw new Error(`comment ${id} has replies`);
+      comments.splice(comments.indexOf(found), 1);
     },
     failNext(matches, answer, times = 1) {
       failures.push({ matches, answer, left: times });
