@@ -426,7 +426,7 @@ function idlePassesSection(idle) {
   if (idle.reads) {
     const r = idle.reads;
     out.push(
-      `Reads on the journal of 1,000 queued, CPU µs per call in the runner: \`pauses()\` (the poll) ${num(r.pausesMicros)}, \`queued(0, 1)\` (the pass's emptiness check) ${num(r.queuedOneMicros)}, \`queued(0, 2000)\` (the standings' queued rows) ${num(r.queuedAllMicros)}, \`list(running)\` ${num(r.runningMicros)}.`,
+      `Reads on the journal of 1,000 queued, CPU µs per call in the runner: \`pauses()\` (the poll) ${num(r.pausesMicros)}, \`queued(0, 1)\` (the pass's emptiness check) ${num(r.queuedOneMicros)}, \`queued(0, 2000)\` (the standings' queued rows) ${num(r.queuedAllMicros)}, \`list(running)\` ${num(r.runningMicros)}; all of \`readQueueStandings\` (one pass's work before it tells anything) ${num(r.standingsMicros)}.`,
       '',
     );
   }

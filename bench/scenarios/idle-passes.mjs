@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { parseConfig, readQueueStandings } from '@webhook-gateway/core';
 import { openSqliteStore } from '@webhook-gateway/store-sqlite';
 import { gatewayConfig, ROUTE } from '../lib/gateway-config.mjs';
 import { runLoad } from '../lib/load.mjs';
@@ -24,6 +25,13 @@ const CHECK_ROUTE = {
 
 /** No forge is reached: gh cannot be found, so showing a queued check fails at once, logged. */
 const NO_FORGE = { forge: { cli: '/nonexistent/gh-for-bench', token: 'bench-token-unused' } };
+
+/** The limits the standings play the queue by: the bench route, the default concurrency. */
+const STANDINGS_CONFIG = parseConfig({
+  platforms: {
+    webhook: { extra: { secret: 'bench-secret-for-limits-only', routes: { [ROUTE]: {} } } },
+  },
+});
 
 /** @type {readonly { id: string, label: string, check: boolean, queued: number }[]} */
 const CASES = [
@@ -171,8 +179,9 @@ export async function measureIdlePasses(settings) {
 
 /**
  * The journal reads of each pass on a journal of 1,000 queued rows, in this process: the pause
- * poll's `pauses()`, the standings pass's emptiness check `queued(0, 1)`, and its read of the
- * queued rows `queued(0, 2000)` (what `readQueueStandings` reads first).
+ * poll's `pauses()`, the standings pass's emptiness check `queued(0, 1)`, its read of the
+ * queued rows `queued(0, 2000)` (what `readQueueStandings` reads first), and all of
+ * `readQueueStandings` (the work of one pass before it tells anything).
  * @param {string} home
  * @param {number} calls
  */
@@ -187,9 +196,13 @@ async function passReads(home, calls) {
       runningMicros: await microsPerCall(calls, () =>
         store.list({ status: 'running', limit: 1_000 }),
       ),
+      // The whole read of a pass: those rows, the running ones, each route's finished ones.
+      standingsMicros: await microsPerCall(Math.ceil(calls / 10), () =>
+        readQueueStandings(store, STANDINGS_CONFIG, Date.now()),
+      ),
     };
     progress(
-      `  reads on 1,000 queued: pauses() ${result.pausesMicros.toFixed(0)} µs, queued(0, 1) ${result.queuedOneMicros.toFixed(0)} µs, queued(0, 2000) ${result.queuedAllMicros.toFixed(0)} µs, list(running) ${result.runningMicros.toFixed(0)} µs`,
+      `  readQueueStandings ${result.standingsMicros.toFixed(0)} µs; reads on 1,000 queued: pauses() ${result.pausesMicros.toFixed(0)} µs, queued(0, 1) ${result.queuedOneMicros.toFixed(0)} µs, queued(0, 2000) ${result.queuedAllMicros.toFixed(0)} µs, list(running) ${result.runningMicros.toFixed(0)} µs`,
     );
     return result;
   } finally {
