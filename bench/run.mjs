@@ -5,7 +5,7 @@
  *
  *   node bench/run.mjs            full run, rewrites bench/README.md
  *   node bench/run.mjs --quick    short smoke run (prints the section instead)
- *   node bench/run.mjs --only=startup,throughput,journal,slow-agent,memory,redis,review-cost
+ *   node bench/run.mjs --only=startup,throughput,journal,slow-agent,memory,redis,review-cost,idle-passes
  *   node bench/run.mjs --gateway-node-options=--max-old-space-size=96
  *
  * bench/README.md is rewritten only by a full run of every scenario with default options, or when
@@ -20,6 +20,7 @@ import os from 'node:os';
 import { killAll, setGatewayNodeOptions } from './lib/proc.mjs';
 import { describeMachine, renderResults, README, writeReadme } from './lib/report.mjs';
 import { STARTUP_TARGETS, TARGETS } from './lib/targets.mjs';
+import { measureIdlePasses } from './scenarios/idle-passes.mjs';
 import { measureJournal } from './scenarios/journal.mjs';
 import { measureMemory } from './scenarios/memory.mjs';
 import { measureRedis } from './scenarios/redis.mjs';
@@ -41,7 +42,7 @@ const gatewayNodeOptions =
 const writeReadmeFile = args.includes('--write') || (!quick && !only && !gatewayNodeOptions);
 setGatewayNodeOptions(gatewayNodeOptions);
 
-/** Full-run durations keep the whole run near 5–10 minutes on two cores. */
+/** Full-run durations keep the whole run near 12–17 minutes on two cores (idle-passes alone: 6.5). */
 const SETTINGS = quick
   ? {
       startup: { runs: 2 },
@@ -59,6 +60,7 @@ const SETTINGS = quick
       memory: { deliveries: 5_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
       reviewCost: { pulls: 4, concurrency: 2 },
+      idlePasses: { idleS: 10, sliceS: 5, settleS: 10, readCalls: 200 },
     }
   : {
       startup: { runs: 7 },
@@ -76,6 +78,7 @@ const SETTINGS = quick
       memory: { deliveries: 100_000, connections: 16 },
       redis: { timeoutMs: 300_000 },
       reviewCost: { pulls: 30, concurrency: 4 },
+      idlePasses: { idleS: 60, sliceS: 10, settleS: 15, readCalls: 2_000 },
     };
 
 const SCENARIOS = /** @type {const} */ ([
@@ -86,6 +89,7 @@ const SCENARIOS = /** @type {const} */ ([
   ['memory', () => measureMemory(SETTINGS.memory)],
   ['redis', () => measureRedis(SETTINGS.redis)],
   ['review-cost', () => measureReviewCost(SETTINGS.reviewCost)],
+  ['idle-passes', () => measureIdlePasses(SETTINGS.idlePasses)],
 ]);
 
 /** Result keys in the JSON and for the report. */
@@ -97,6 +101,7 @@ const KEYS = {
   memory: 'memory',
   redis: 'redis',
   'review-cost': 'reviewCost',
+  'idle-passes': 'idlePasses',
 };
 
 function checkBuilt() {

@@ -7,8 +7,8 @@ const PROMPT = 'Review PR #{number}: {pull_request.title}';
 /**
  * The default embedded store (SQLite journal at `<home>/state.db`), the `log` target and the
  * `dry-run` agent unless `agent` says otherwise; `extra` overrides webhook settings; with
- * `otlpEndpoint`, traces exported there (`observability.otlp`).
- * @param {{ agent?: Record<string, unknown>, extra?: Record<string, unknown>, otlpEndpoint?: string }} [options]
+ * `otlpEndpoint`, traces exported there (`observability.otlp`); `route` adds to the route's keys.
+ * @param {{ agent?: Record<string, unknown>, extra?: Record<string, unknown>, otlpEndpoint?: string, route?: Record<string, unknown> }} [options]
  */
 export function gatewayConfig(options = {}) {
   return {
@@ -25,7 +25,7 @@ export function gatewayConfig(options = {}) {
           // The benchmark measures the pipeline, not the limiter refusing it.
           rate_limit: 100_000_000,
           ...options.extra,
-          routes: { [ROUTE]: { events: ['pull_request'], prompt: PROMPT } },
+          routes: { [ROUTE]: { events: ['pull_request'], prompt: PROMPT, ...options.route } },
         },
       },
     },

@@ -379,6 +379,7 @@ export function renderResults(results) {
   }
 
   if (results.reviewCost) out.push(...reviewCostSection(results.reviewCost));
+  if (results.idlePasses) out.push(...idlePassesSection(results.idlePasses));
 
   if (results.failures.length > 0) {
     out.push('### Scenarios that failed in this run', '');
@@ -386,6 +387,50 @@ export function renderResults(results) {
     out.push('');
   }
   return out.join('\n');
+}
+
+/**
+ * Issue 34's idle scenario: CPU of a gateway that receives nothing, per case, and the journal
+ * reads of each pass.
+ * @param {any} idle
+ * @returns {string[]}
+ */
+function idlePassesSection(idle) {
+  const out = [
+    '### Idle: the queue-standings pass and the pause poll',
+    '',
+    `The real CLI on SQLite receiving nothing for ${idle.idleS} s, after the deliveries held by \`webhook-gateway pause\` were accepted and ${idle.settleS} s had passed: in those, the first standings passes tell each queued delivery its place once (**CPU ms, first ${idle.settleS} s**; gh is not found, so each telling fails at once and no forge is reached). CPU of the process from /proc/<pid>/stat. The pause poll (1 s) runs in every case; the standings pass (2 s) reads the queue whenever a plugin taps \`deliveryWaiting\`, which the built-in forge plugin always does. **extra ms/pass**: CPU over the \`check\` case with nothing queued, per standings pass.`,
+    '',
+    table(
+      [
+        'case',
+        'queued',
+        `CPU ms, first ${idle.settleS} s`,
+        'CPU ms/min',
+        '% of a core',
+        'extra ms/pass',
+        `ms per ${idle.sliceS} s`,
+      ],
+      idle.rows.map((/** @type {any} */ row) => [
+        row.label,
+        String(row.queued),
+        num(row.settleCpuMs),
+        num(row.cpuMsPerMinute),
+        num(row.corePercent, 2),
+        row.extraCpuMsPerStandingsPass === null ? '-' : num(row.extraCpuMsPerStandingsPass, 2),
+        row.slicesMs.join(', '),
+      ]),
+    ),
+    '',
+  ];
+  if (idle.reads) {
+    const r = idle.reads;
+    out.push(
+      `Reads on the journal of 1,000 queued, CPU µs per call in the runner: \`pauses()\` (the poll) ${num(r.pausesMicros)}, \`queued(0, 1)\` (the pass's emptiness check) ${num(r.queuedOneMicros)}, \`queued(0, 2000)\` (the standings' queued rows) ${num(r.queuedAllMicros)}, \`list(running)\` ${num(r.runningMicros)}; all of \`readQueueStandings\` (one pass's work before it tells anything) ${num(r.standingsMicros)}.`,
+      '',
+    );
+  }
+  return out;
 }
 
 /**

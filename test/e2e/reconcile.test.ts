@@ -4,7 +4,6 @@
  * measurement of issue 19 (printed; the runs are asserted, the time is not). In GitHub App mode
  * the CLI reads the App's own log with the App's JWT, the fake verifying each one.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../../packages/reconcile/src/test-support/app-keys.js';
@@ -21,64 +20,23 @@ import {
   waitFor,
   type StartedGateway,
 } from '../support/gateway.js';
-import { appendingAgent } from '../support/journal-agents.js';
+import { appendingAgent, readAppendedIds as runsIn } from '../support/journal-agents.js';
+import {
+  FORGE_HOOK,
+  FORGE_HOOK_SECRET,
+  ghEnv as ghEnvOf,
+  pullRequest,
+  reconcilingConfig,
+} from '../support/reconcile-forge.js';
 
-const SECRET = 'e2e-forge-hook-secret';
-const HOOK = { owner: 'repos/octo/repo', id: 12 };
+const SECRET = FORGE_HOOK_SECRET;
+const HOOK = FORGE_HOOK;
 
 let forge: FakeForgeApi;
 let gateway: StartedGateway | undefined;
 
-/** gh trusts the fake through SSL_CERT_FILE and reads no credentials of the machine. */
-function ghEnv(): Record<string, string | undefined> {
-  return {
-    SSL_CERT_FILE: forge.caFile,
-    GH_CONFIG_DIR: '/nonexistent/gh-config-for-tests',
-    GH_TOKEN: undefined,
-    GITHUB_TOKEN: undefined,
-    GH_ENTERPRISE_TOKEN: undefined,
-    GH_HOST: undefined,
-  };
-}
-
-function config(port: number, runsFile: string, interval = 3600): Record<string, unknown> {
-  return {
-    agent: appendingAgent(runsFile, { sleepS: 0 }),
-    platforms: {
-      forge: { host: forge.host, token: forge.token },
-      webhook: {
-        extra: {
-          port,
-          reconcile_interval_s: interval,
-          routes: {
-            reviews: {
-              secret: SECRET,
-              events: ['pull_request'],
-              reconcile: { repo: 'octo/repo', hook_id: HOOK.id },
-            },
-          },
-        },
-      },
-    },
-  };
-}
-
-function runsIn(file: string): string[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-}
-
-function pullRequest(number: number): object {
-  return {
-    action: 'opened',
-    number,
-    pull_request: { number, title: `PR ${number}` },
-    repository: { full_name: 'octo/repo' },
-  };
-}
+const ghEnv = () => ghEnvOf(forge);
+const config = (port: number, runsFile: string) => reconcilingConfig(forge, { port, runsFile });
 
 beforeEach(async () => {
   forge = await startFakeForgeApi();

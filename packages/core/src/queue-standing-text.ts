@@ -27,9 +27,11 @@ export function roughlyIn(at: number, now: number): string {
 }
 
 /**
- * The standing in a few words: its place, then when it may start.
+ * The standing in a few words: its place, then when it may start, or that an operator's pause
+ * holds it (a pause has no end in sight, so no time is given).
  *
  * @example standingText({ position: 3, estimatedStartAt: now + 120_000, … }, now) // '3rd, about 2 min'
+ * @example standingText({ position: 1, reasons: [{ kind: 'paused' }], … }, now) // '1st, paused'
  */
 export function standingText(
   standing: Pick<QueueStanding, 'position' | 'estimatedStartAt' | 'reasons'>,
@@ -37,6 +39,8 @@ export function standingText(
 ): string {
   const place = ordinal(standing.position);
   if (standing.reasons.length === 0) return `${place}, starting`;
+  // A pause is checked before the queue's own rules, so it comes first.
+  if (standing.reasons[0]?.kind === 'paused') return `${place}, paused`;
   if (standing.estimatedStartAt === undefined) return place;
   return `${place}, ${roughlyIn(standing.estimatedStartAt, now)}`;
 }

@@ -122,6 +122,7 @@ describe('queueStandings', () => {
       estimatedStartAt: undefined,
       reasons: [{ kind: 'paused' }],
     });
+    expect(standingText(standings.get('d1')!, NOW)).toBe('1st, paused');
   });
 });
 
