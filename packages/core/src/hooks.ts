@@ -419,7 +419,8 @@ export interface GatewayHooks {
   readonly attemptStarted: AsyncSeriesHook<[DeliveryStateRequest]>;
   /**
    * Called while a delivery waits in the queue, each time its place in its route's queue changes
-   * (`waiting-notices.ts`, every few seconds): a target that shows the review's state on the
+   * within the first ten or a pause holds or frees it (`waiting-notices.ts`, every few seconds;
+   * further back, once, then again at 10th): a target that shows the review's state on the
    * forge says "queued, 3rd". Not called for one about to start. A throw is logged.
    */
   readonly deliveryWaiting: AsyncSeriesHook<[DeliveryWaitingRequest]>;

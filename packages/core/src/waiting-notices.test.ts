@@ -97,4 +97,52 @@ describe('startWaitingNotices', () => {
     expect(asked).toEqual([third]);
     expect(asked).not.toContain(second);
   });
+
+  it('tells a place again within the first ten only, and a pause or resume whatever the place', async () => {
+    const store = new MemoryStore();
+    const hooks = createHooks();
+    const told: [string, number, boolean][] = [];
+    hooks.deliveryWaiting.tapPromise('test', async ({ delivery, standing }) => {
+      const paused = standing.reasons.some((reason) => reason.kind === 'paused');
+      told.push([delivery.deliveryId, standing.position, paused]);
+    });
+    const live = liveConfig(config);
+    const running = await accept(store, 'd-running', 1);
+    const queued: string[] = [];
+    for (let n = 1; n <= 13; n++) queued.push(await accept(store, `d-${n}`, n + 1));
+    await store.markRunning(running, Date.now());
+    notices = startWaitingNotices({
+      store,
+      hooks,
+      config: live,
+      resolveRoute: createRouteResolver(live, store),
+      log: silentLogger(),
+      intervalMs: 50,
+    });
+    // Each is told once, far back or not.
+    await waitFor(() => told.length >= 13 || undefined, 'thirteen deliveries told');
+    expect(told.map(([id, position]) => [id, position])).toEqual(
+      Array.from({ length: 13 }, (_, i) => [`d-${i + 1}`, i + 1]),
+    );
+
+    // One starts: every place moves up, but only those now within the first ten are told.
+    told.length = 0;
+    await store.markDelivered(running, Date.now());
+    await store.markRunning(queued[0] ?? '', Date.now());
+    await waitFor(() => told.length >= 10 || undefined, 'the first ten told again');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(told.map(([id, position]) => [id, position])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [`d-${i + 2}`, i + 1]),
+    );
+
+    // A pause changes no place, yet every waiting delivery is told it is paused; a resume again.
+    told.length = 0;
+    await store.pause(null, 'deploy', Date.now());
+    await waitFor(() => told.length >= 12 || undefined, 'the pause told');
+    expect(told.every(([, , paused]) => paused)).toBe(true);
+    told.length = 0;
+    await store.resume(null);
+    await waitFor(() => told.length >= 12 || undefined, 'the resume told');
+    expect(told.some(([, , paused]) => paused)).toBe(false);
+  });
 });

@@ -2,7 +2,8 @@
  * Tells the `deliveryWaiting` hook where each queued delivery stands, so a target that shows a
  * review's state on the forge can say "queued, 3rd" until the attempt starts. Every
  * `WAITING_PASS_MS` it works out the standings from the journal (`readQueueStandings`) and tells
- * each delivery that waits whenever its place changed. On a shared store one gateway at a time
+ * each delivery that waits whenever its place (within the first `EXACT_PLACES`) or its pause
+ * changed. On a shared store one gateway at a time
  * does it (`Store.tryLease`). Nothing is read while no plugin taps the hook.
  */
 import type { LiveConfig } from './config/live.js';
@@ -19,6 +20,20 @@ const WAITING_PASS_MS = 2_000;
 
 /** How long the forge calls of one delivery may take. */
 const TELL_TIMEOUT_MS = 30_000;
+
+/**
+ * Places told as they change. Further back a delivery is told once, and again when it gets this
+ * near: a long queue moves every place at each start, and telling each would be one forge call
+ * per queued delivery every pass.
+ */
+const EXACT_PLACES = 10;
+
+/** What the forge was told of a standing: its place (or "further back") and whether paused. */
+function toldAs(standing: QueueStanding): string {
+  const place = standing.position <= EXACT_PLACES ? String(standing.position) : 'further back';
+  const paused = standing.reasons.some((reason) => reason.kind === 'paused');
+  return paused ? `${place}, paused` : place;
+}
 
 /** The lease that lets one gateway of a shared store tell the forge. */
 const LEASE_NAME = 'queue-standings';
@@ -39,8 +54,8 @@ export interface WaitingNotices {
 
 /** Starts the passes; `stop` ends them and aborts a telling under way. */
 export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
-  // What each queued delivery was last told: its place. Forgotten once it is no longer queued.
-  const told = new Map<string, number>();
+  // What each queued delivery was last told (`toldAs`). Forgotten once it is no longer queued.
+  const told = new Map<string, string>();
   const stopping = new AbortController();
   const intervalMs = deps.intervalMs ?? WAITING_PASS_MS;
   let passing = false;
@@ -93,8 +108,8 @@ export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
       for (const standing of standings.values()) {
         if (stopping.signal.aborted) return;
         // One that starts now is about to show its own start (`attemptStarted`).
-        if (standing.reasons.length === 0 || told.get(standing.id) === standing.position) continue;
-        told.set(standing.id, standing.position);
+        if (standing.reasons.length === 0 || told.get(standing.id) === toldAs(standing)) continue;
+        told.set(standing.id, toldAs(standing));
         await tell(standing);
       }
     } catch (error) {
