@@ -1,24 +1,26 @@
 /**
  * Who may wake the agent on a command route, for a Bitbucket comment: the commenter's effective
  * permission on the repository, asked in the worker before the agent runs and cached for a few
- * minutes: Cloud's here (`account-calls.ts`), Data Center's in
+ * minutes (`tapCommandPermission`): Cloud's here (`account-calls.ts`), Data Center's in
  * `data-center-command-permission.ts`.
  */
 import {
   commentAuthor,
-  isCommandEvent,
   lookupPath,
   type AdmitRefusal,
   type AdmitRequest,
 } from '@webhook-gateway/core';
 import {
-  commandDenied,
+  cannotAsk,
+  commandUnnamed,
+  permissionUntold,
+  rankVerdict,
   type PermissionCache,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { AccountCallError, cloudRepositoryPermission } from './account-calls.js';
 import { checkDataCenterCommandPermission } from './data-center-command-permission.js';
-import { BITBUCKET_RANK, NEEDED_RANK, RANK_NAME } from './permission-ranks.js';
+import { BITBUCKET_RANK, RANKS } from './permission-ranks.js';
 import { isCloudPayload } from './sender.js';
 import { bitbucketConnection, type BitbucketSettings } from './settings.js';
 
@@ -34,7 +36,7 @@ function workspaceAndSlug(value: unknown): { workspace: string; slug: string } |
 }
 
 /**
- * The `admit` verdict of a Bitbucket command delivery: `denied` when the commenter's permission
+ * The `admit` verdict of a Bitbucket command comment: `denied` when the commenter's permission
  * is short of the route's `command_permission`, or when Bitbucket will not tell it (on Cloud, the
  * token is no repository administrator); `undefined` to run it. Throws when Bitbucket cannot be
  * asked (retried), or without the token (`platforms.bitbucket.token`, or `data_center`'s: not
@@ -50,7 +52,6 @@ export async function checkBitbucketCommandPermission(
 ): Promise<AdmitRefusal | undefined> {
   const { delivery, routeConfig } = request;
   const { event, payload } = delivery;
-  if (!isCommandEvent(event, payload)) return undefined;
   if (!isCloudPayload(payload)) {
     return checkDataCenterCommandPermission(request, settings, options, cache);
   }
@@ -58,19 +59,10 @@ export async function checkBitbucketCommandPermission(
   const uuid = lookupPath(payload, 'comment.user.uuid') ?? lookupPath(payload, 'actor.uuid');
   const repo = workspaceAndSlug(lookupPath(payload, 'repository.full_name'));
   if (typeof uuid !== 'string' || repo === undefined) {
-    return {
-      status: 'denied',
-      reason:
-        'permission: the payload does not name the repository (repository.full_name) and commenter (actor.uuid)',
-    };
+    return commandUnnamed('repository.full_name', 'actor.uuid');
   }
   const found = bitbucketConnection(settings);
-  if (!found.ok) {
-    throw Object.assign(
-      new Error(`${WHO}: cannot ask Bitbucket: platforms.bitbucket.${found.missing} is not set`),
-      { retryable: false },
-    );
-  }
+  if (!found.ok) throw cannotAsk('Bitbucket', `platforms.bitbucket.${found.missing}`);
   const context = {
     connection: found.connection,
     options,
@@ -89,15 +81,16 @@ export async function checkBitbucketCommandPermission(
   } catch (error) {
     if (!(error instanceof AccountCallError) || error.status >= 500) throw error;
     if (error.status === 403) {
-      return {
-        status: 'denied',
-        reason: `permission: Bitbucket will not tell ${login}'s permission on ${repo.workspace}/${repo.slug} (HTTP 403): only a repository administrator may read it; give platforms.bitbucket.token admin on the repository (an access token with the Admin repository permission)`,
-      };
+      return permissionUntold(
+        'Bitbucket',
+        login,
+        `${repo.workspace}/${repo.slug}`,
+        403,
+        'only a repository administrator may read it; give platforms.bitbucket.token admin on the repository (an access token with the Admin repository permission)',
+      );
     }
     // 401, 404: no retry makes the token see the repository.
     throw Object.assign(error, { retryable: false });
   }
-  return rank >= NEEDED_RANK[needed]
-    ? undefined
-    : commandDenied(login, needed, RANK_NAME[rank] ?? 'none');
+  return rankVerdict(login, needed, rank, RANKS);
 }

@@ -11,7 +11,10 @@ import {
   type AdmitRequest,
 } from '@webhook-gateway/core';
 import {
-  commandDenied,
+  cannotAsk,
+  commandUnnamed,
+  permissionUntold,
+  rankVerdict,
   type PermissionCache,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
@@ -20,7 +23,7 @@ import {
   dataCenterHasRepositoryPermission,
   type DataCenterRepositoryPermission,
 } from './data-center-account-calls.js';
-import { NEEDED_RANK, RANK_NAME } from './permission-ranks.js';
+import { NEEDED_RANK, RANKS } from './permission-ranks.js';
 import { dataCenterConnection, type BitbucketSettings } from './settings.js';
 
 const WHO = 'command permission';
@@ -72,21 +75,15 @@ export async function checkDataCenterCommandPermission(
   const commenter = commenterOf(payload);
   const [project, slug, ...rest] = pullRequestOf(payload, 'bitbucket')?.repo.split('/') ?? [];
   if (commenter === undefined || !project || !slug || rest.length > 0) {
-    return {
-      status: 'denied',
-      reason:
-        "permission: the payload does not name the repository (pullRequest.toRef.repository's project key and slug) and commenter (comment.author.name)",
-    };
+    return commandUnnamed(
+      "pullRequest.toRef.repository's project key and slug",
+      'comment.author.name',
+    );
   }
   const login = commentAuthor(event, payload) ?? commenter.name;
   const found = dataCenterConnection(settings);
   if (!found.ok) {
-    throw Object.assign(
-      new Error(
-        `${WHO}: cannot ask Bitbucket Data Center: platforms.bitbucket.${found.missing} is not set`,
-      ),
-      { retryable: false },
-    );
+    throw cannotAsk('Bitbucket Data Center', `platforms.bitbucket.${found.missing}`);
   }
   const context = {
     connection: found.connection,
@@ -112,15 +109,16 @@ export async function checkDataCenterCommandPermission(
   } catch (error) {
     if (!(error instanceof AccountCallError) || error.status >= 500) throw error;
     if (error.status === 401 || error.status === 403) {
-      return {
-        status: 'denied',
-        reason: `permission: Bitbucket Data Center will not tell ${login}'s permission on ${project}/${slug} (HTTP ${error.status}): it lists users by permission (GET /rest/api/1.0/users) only to a valid token whose user may sign in; check platforms.bitbucket.data_center.token (a personal access token of a licensed user, or a project or repository token)`,
-      };
+      return permissionUntold(
+        'Bitbucket Data Center',
+        login,
+        `${project}/${slug}`,
+        error.status,
+        'it lists users by permission (GET /rest/api/1.0/users) only to a valid token whose user may sign in; check platforms.bitbucket.data_center.token (a personal access token of a licensed user, or a project or repository token)',
+      );
     }
     // 400 (no such repository for the filter), 404: no retry makes the token see it.
     throw Object.assign(error, { retryable: false });
   }
-  return rank >= NEEDED_RANK[needed]
-    ? undefined
-    : commandDenied(login, needed, RANK_NAME[rank] ?? 'none');
+  return rankVerdict(login, needed, rank, RANKS);
 }

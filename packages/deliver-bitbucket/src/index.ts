@@ -6,17 +6,11 @@
  * Bitbucket's comments (Cloud's and Data Center's) the command routes' permission check and the
  * loop guard's account.
  */
-import {
-  definePlugin,
-  isCommentEvent,
-  lazyTap,
-  settingsIn,
-  type RouteConfig,
-} from '@webhook-gateway/core';
+import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
 import {
   loopCanStart,
-  PermissionCache,
   tapCheckStatus,
+  tapCommandPermission,
   tapReviewContext,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
@@ -100,24 +94,13 @@ const bitbucketPlugin = definePlugin({
     );
     // Command routes: a Cloud or Data Center commenter's permission on the repository, asked in
     // the worker before the agent runs, for Bitbucket's deliveries (the forge plugin asks for the
-    // forge's).
+    // forge's); the loop guard: comments the token's account wrote (Cloud's `GET /user`, Data
+    // Center's `X-AUSERNAME`, once per token) or that Bitbucket's `bot`, on the routes where a
+    // loop can start: command routes, those answering on Bitbucket.
     const checkPermission = lazyTap(
       () => import('./command-permission.js'),
       'checkBitbucketCommandPermission',
     );
-    const permissions = new PermissionCache();
-    hooks.admit.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      const { delivery, routeConfig } = request;
-      if ((routeConfig.commands ?? []).length === 0) return undefined;
-      if (!isBitbucketSender(delivery.authScheme, delivery.event, routeConfig.deliver)) {
-        return undefined;
-      }
-      const bitbucket = settingsIn({ platforms }, request.config).bitbucket;
-      return checkPermission(request, bitbucket, options, permissions);
-    });
-    // Loop guard: comments the token's account wrote (Cloud's `GET /user`, Data Center's
-    // `X-AUSERNAME`, once per token) or that Bitbucket's `bot`, on the routes where a loop can
-    // start: command routes, those answering on Bitbucket.
     const targets: readonly string[] = BITBUCKET_TARGETS;
     let ownAccounts: BitbucketOwnAccounts | undefined;
     const ownAccountsNow = async () => {
@@ -125,14 +108,17 @@ const bitbucketPlugin = definePlugin({
       ownAccounts ??= new BitbucketOwnAccounts(options, log);
       return ownAccounts;
     };
-    const mayLoop = (route: RouteConfig) =>
-      (route.commands ?? []).length > 0 || targets.includes(route.deliver);
-    hooks.filter.tapPromise(DELIVER_BITBUCKET_PLUGIN_NAME, async (request) => {
-      const { routeConfig, event, payload } = request;
-      if (!mayLoop(routeConfig) || !isCommentEvent(event, payload)) return undefined;
-      if (!isBitbucketSender(request.authScheme, event, routeConfig.deliver)) return undefined;
-      const own = await (await ownAccountsNow()).isOwn(request, settings().bitbucket);
-      return own ? { reason: 'self' } : undefined;
+    tapCommandPermission(hooks, DELIVER_BITBUCKET_PLUGIN_NAME, targets, {
+      isSender: (delivery, deliver) =>
+        isBitbucketSender(delivery.authScheme, delivery.event, deliver),
+      check: (request, cache) =>
+        checkPermission(
+          request,
+          settingsIn({ platforms }, request.config).bitbucket,
+          options,
+          cache,
+        ),
+      isOwn: async (request) => (await ownAccountsNow()).isOwn(request, settings().bitbucket),
     });
     // check: true: the review's check as a build status, in progress from the attempt's
     // start until the review is out (the target) or the delivery ended without it.

@@ -11,10 +11,13 @@ export const BITBUCKET_RANK: Readonly<Record<string, number>> = {
   admin: 3,
 };
 
-/** The permission's name, by rank: what a refusal says the commenter has. */
-export const RANK_NAME = Object.fromEntries(
-  Object.entries(BITBUCKET_RANK).map(([name, rank]) => [rank, name]),
-) as Record<number, string>;
-
 /** The rank each `command_permission` needs: Bitbucket has no `maintain`, so admin is the next up. */
 export const NEEDED_RANK = { write: 2, maintain: 3, admin: 3 } as const;
+
+/** The ranks as `rankVerdict` reads them: the name of each (what a refusal says), and those needed. */
+export const RANKS = {
+  names: Object.fromEntries(
+    Object.entries(BITBUCKET_RANK).map(([name, rank]) => [rank, name]),
+  ) as Record<number, string>,
+  needed: NEEDED_RANK,
+};

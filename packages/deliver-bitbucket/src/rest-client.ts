@@ -26,6 +26,11 @@ export class BitbucketApiError extends Error {
   }
 }
 
+/** True for a 404: what Bitbucket answers for a commit or file it does not know. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof BitbucketApiError && error.status === 404;
+}
+
 export interface BitbucketCallContext {
   connection: BitbucketConnection;
   options: HttpTargetOptions;

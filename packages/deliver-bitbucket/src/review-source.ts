@@ -7,15 +7,13 @@
 import type { JsonObject } from '@webhook-gateway/core';
 import {
   COMMIT_SHA,
-  shortSha,
-  type DiffRead,
+  restReviewSource,
   type ReviewRequestFacts,
   type ReviewSource,
 } from '@webhook-gateway/deliver-forge-comment/review';
-import { splitDiff } from '@webhook-gateway/review-kit';
 import { z } from 'zod';
 import type { BitbucketApi } from './bitbucket-api.js';
-import { BitbucketApiError } from './rest-client.js';
+import { isNotFound } from './rest-client.js';
 
 /** A pull request as Cloud's webhook payloads and `GET …/pullrequests/{id}` give it. */
 const pullRequestSchema = z.object({
@@ -54,46 +52,20 @@ export function bitbucketReviewSource(
   apiBase: string,
 ): ReviewSource {
   const { repo, id, payload } = pullRequest;
-  const whole = async (range: string): Promise<DiffRead> => ({
-    files: splitDiff(await api.pullRequestDiff(repo, id)),
-    withoutPatch: [],
-    range,
-  });
-  let asked: Promise<ReviewRequestFacts> | undefined;
-  return {
+  return restReviewSource({
     cacheKey: `bitbucket|${apiBase}|${repo}`,
-    request() {
-      asked ??= (async () => {
-        const fromPayload = pullRequestSchema.safeParse(payload.pullrequest);
-        if (fromPayload.success) return factsOf(fromPayload.data);
-        const answer = pullRequestSchema.safeParse(await api.pullRequest(repo, id));
-        if (!answer.success) {
-          throw new Error(
-            `review context: Bitbucket's pull request ${repo}#${id} names no source and destination commits`,
-          );
-        }
-        return factsOf(answer.data);
-      })();
-      return asked;
+    forge: 'Bitbucket',
+    pullRequestSchema,
+    factsOf,
+    fromPayload: payload.pullrequest,
+    askPullRequest: () => api.pullRequest(repo, id),
+    unreadable: `review context: Bitbucket's pull request ${repo}#${id} names no source and destination commits`,
+    wholeDiff: () => api.pullRequestDiff(repo, id),
+    diffSince: {
+      // Bitbucket's two-commit spec is source..destination: the head's changes since `since`.
+      read: (since, head) => api.commitsDiff(repo, head, since),
+      isGone: isNotFound,
     },
-    async diff(since, request) {
-      if (!COMMIT_SHA.test(since)) return whole('the whole pull request');
-      const { headSha } = await request;
-      try {
-        return {
-          // Bitbucket's two-commit spec is source..destination: the head's changes since `since`.
-          files: splitDiff(await api.commitsDiff(repo, headSha, since)),
-          withoutPatch: [],
-          range: `changes since ${shortSha(since)} (the last reviewed head) to ${shortSha(headSha)}`,
-        };
-      } catch (error) {
-        // The last reviewed head is gone (a force push): the whole pull request instead.
-        if (!(error instanceof BitbucketApiError) || error.status !== 404) throw error;
-        return whole(
-          `the whole pull request (the last reviewed head ${shortSha(since)} is no longer known to Bitbucket)`,
-        );
-      }
-    },
-    file: (sha, path) => api.fileAt(repo, sha, path),
-  };
+    fileAt: (sha, path) => api.fileAt(repo, sha, path),
+  });
 }

@@ -39,7 +39,12 @@ export {
 export { checkIsOn, checkName, dashboardPage } from './check-output.js';
 export { findingsJournalOf, rememberFindings, type FindingThreads } from './remember-findings.js';
 export { isDismissal, type FindingThread } from './review-findings.js';
-export { tapCheckStatus, tapReviewContext } from './forge-plugin-taps.js';
+export {
+  tapCheckStatus,
+  tapCommandPermission,
+  tapReviewContext,
+  type CommandPermissionLookup,
+} from './forge-plugin-taps.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';
@@ -49,5 +54,12 @@ export {
   type FoundValue,
   type TargetField,
 } from './target-field.js';
-export { commandDenied, PermissionCache } from './command-admission.js';
+export {
+  cannotAsk,
+  commandDenied,
+  commandUnnamed,
+  PermissionCache,
+  permissionUntold,
+  rankVerdict,
+} from './command-admission.js';
 export { loopCanStart } from './accounts-to-ask.js';

@@ -1,17 +1,19 @@
 /**
  * Who may wake the agent on a command route, for a Gitea or Forgejo comment: the commenter's
  * permission on the repository (`GET /repos/{owner}/{repo}/collaborators/{login}/permission`),
- * asked in the worker before the agent runs and cached for a few minutes.
+ * asked in the worker before the agent runs (`tapCommandPermission`) and cached for a few minutes.
  */
 import {
   commentAuthor,
-  isCommandEvent,
   lookupPath,
   type AdmitRefusal,
   type AdmitRequest,
 } from '@webhook-gateway/core';
 import {
-  commandDenied,
+  cannotAsk,
+  commandUnnamed,
+  permissionUntold,
+  rankVerdict,
   type PermissionCache,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
@@ -29,15 +31,17 @@ const GITEA_RANK: Readonly<Record<string, number>> = {
   admin: 3,
   owner: 4,
 };
-const RANK_NAME = Object.fromEntries(
-  Object.entries(GITEA_RANK).map(([name, rank]) => [rank, name]),
-) as Record<number, string>;
-
-/** The rank each `command_permission` needs: Gitea has no `maintain`, so admin is the next up. */
-const NEEDED_RANK = { write: 2, maintain: 3, admin: 3 } as const;
+/** Gitea's ranks by name, for a refusal, and the rank each `command_permission` needs. */
+const RANKS = {
+  names: Object.fromEntries(
+    Object.entries(GITEA_RANK).map(([name, rank]) => [rank, name]),
+  ) as Record<number, string>,
+  /** The rank each `command_permission` needs: Gitea has no `maintain`, so admin is the next up. */
+  needed: { write: 2, maintain: 3, admin: 3 },
+};
 
 /**
- * The `admit` verdict of a Gitea command delivery: a refusal (`denied`) when the commenter's
+ * The `admit` verdict of a Gitea command comment: a refusal (`denied`) when the commenter's
  * permission is short of the route's `command_permission`, or when Gitea will not tell it (the
  * token's account is not an administrator of the repository); `undefined` to run it. Throws when
  * Gitea cannot be asked (retried), or without `platforms.gitea`'s address or token (not retried).
@@ -51,23 +55,13 @@ export async function checkGiteaCommandPermission(
   cache: PermissionCache,
 ): Promise<AdmitRefusal | undefined> {
   const { delivery, routeConfig } = request;
-  if (!isCommandEvent(delivery.event, delivery.payload)) return undefined;
   const login = commentAuthor(delivery.event, delivery.payload);
   const repo = lookupPath(delivery.payload, 'repository.full_name');
   if (login === undefined || typeof repo !== 'string' || !isGiteaRepoName(repo)) {
-    return {
-      status: 'denied',
-      reason:
-        'permission: the payload does not name the repository (repository.full_name) and commenter (sender.login)',
-    };
+    return commandUnnamed('repository.full_name', 'sender.login');
   }
   const found = giteaConnection(settings);
-  if (!found.ok) {
-    throw Object.assign(
-      new Error(`${WHO}: cannot ask Gitea: platforms.gitea.${found.missing} is not set`),
-      { retryable: false },
-    );
-  }
+  if (!found.ok) throw cannotAsk('Gitea', `platforms.gitea.${found.missing}`);
   const api = giteaApi({
     connection: found.connection,
     options,
@@ -89,12 +83,13 @@ export async function checkGiteaCommandPermission(
     });
   } catch (error) {
     if (!(error instanceof GiteaApiError) || error.status !== 403) throw error;
-    return {
-      status: 'denied',
-      reason: `permission: Gitea will not tell ${login}'s permission on ${repo} (HTTP 403): only an administrator of the repository or of the instance may read it; make the account of platforms.gitea.token an administrator of the repository`,
-    };
+    return permissionUntold(
+      'Gitea',
+      login,
+      repo,
+      403,
+      'only an administrator of the repository or of the instance may read it; make the account of platforms.gitea.token an administrator of the repository',
+    );
   }
-  return rank >= NEEDED_RANK[needed]
-    ? undefined
-    : commandDenied(login, needed, RANK_NAME[rank] ?? 'none');
+  return rankVerdict(login, needed, rank, RANKS);
 }

@@ -8,11 +8,10 @@
 import type { JsonObject } from '@webhook-gateway/core';
 import {
   COMMIT_SHA,
-  shortSha,
+  restReviewSource,
   type ReviewRequestFacts,
   type ReviewSource,
 } from '@webhook-gateway/deliver-forge-comment/review';
-import { splitDiff } from '@webhook-gateway/review-kit';
 import { z } from 'zod';
 import type { GiteaApi } from './gitea-api.js';
 
@@ -51,29 +50,17 @@ export function giteaReviewSource(
   apiBase: string,
 ): ReviewSource {
   const { repo, number, payload } = pullRequest;
-  let asked: Promise<ReviewRequestFacts> | undefined;
-  return {
+  return restReviewSource({
     cacheKey: `gitea|${apiBase}|${repo}`,
-    request() {
-      asked ??= (async () => {
-        const fromPayload = pullSchema.safeParse(payload.pull_request);
-        if (fromPayload.success) return factsOf(fromPayload.data);
-        // A comment on the pull request: its payload carries the issue, not the pull request.
-        const answer = pullSchema.safeParse(await api.pullRequest(repo, number));
-        if (!answer.success) {
-          throw new Error(`Gitea's pull request ${repo}#${number} has no base and head commits`);
-        }
-        return factsOf(answer.data);
-      })();
-      return asked;
-    },
-    async diff(since) {
-      const files = splitDiff(await api.pullRequestDiff(repo, number));
-      const range = COMMIT_SHA.test(since)
-        ? `the whole pull request (Gitea's API gives no diff between two commits, so not only the changes since ${shortSha(since)}, the last reviewed head)`
-        : 'the whole pull request';
-      return { files, withoutPatch: [], range };
-    },
-    file: (sha, path) => api.rawFile(repo, sha, path),
-  };
+    forge: 'Gitea',
+    pullRequestSchema: pullSchema,
+    factsOf,
+    // A comment on the pull request: its payload carries the issue, not the pull request.
+    fromPayload: payload.pull_request,
+    askPullRequest: () => api.pullRequest(repo, number),
+    unreadable: `Gitea's pull request ${repo}#${number} has no base and head commits`,
+    wholeDiff: () => api.pullRequestDiff(repo, number),
+    // No `diffSince`: Gitea's compare endpoint lists commits but gives no diff.
+    fileAt: (sha, path) => api.rawFile(repo, sha, path),
+  });
 }

@@ -4,17 +4,11 @@
  * slice they read, and for Gitea's comments the command routes' permission check and the loop
  * guard's account.
  */
-import {
-  definePlugin,
-  isCommentEvent,
-  lazyTap,
-  settingsIn,
-  type RouteConfig,
-} from '@webhook-gateway/core';
+import { definePlugin, lazyTap, settingsIn } from '@webhook-gateway/core';
 import {
   loopCanStart,
-  PermissionCache,
   tapCheckStatus,
+  tapCommandPermission,
   tapReviewContext,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
@@ -84,23 +78,13 @@ const giteaPlugin = definePlugin({
       prepareContext(request, settingsIn({ platforms }, request.config).gitea, options, baseFiles),
     );
     // Command routes: the commenter's permission on the repository, asked in the worker before
-    // the agent runs, for Gitea's deliveries (the forge plugin asks for the forge's).
+    // the agent runs, for Gitea's deliveries (the forge plugin asks for the forge's); the loop
+    // guard: comments the token's account wrote (`GET /user`, asked once per token), on the
+    // routes where a loop can start: command routes, and those answering on Gitea.
     const checkPermission = lazyTap(
       () => import('./command-permission.js'),
       'checkGiteaCommandPermission',
     );
-    const permissions = new PermissionCache();
-    hooks.admit.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      const { delivery, routeConfig } = request;
-      if ((routeConfig.commands ?? []).length === 0) return undefined;
-      if (!isGiteaSender(delivery.authScheme, delivery.payload, routeConfig.deliver)) {
-        return undefined;
-      }
-      const gitea = settingsIn({ platforms }, request.config).gitea;
-      return checkPermission(request, gitea, options, permissions);
-    });
-    // Loop guard: comments the token's account wrote (`GET /user`, asked once per token), on the
-    // routes where a loop can start: command routes, and those answering on Gitea.
     const targets: readonly string[] = GITEA_TARGETS;
     let ownAccounts: GiteaOwnAccounts | undefined;
     const ownAccountsNow = async () => {
@@ -108,14 +92,12 @@ const giteaPlugin = definePlugin({
       ownAccounts ??= new GiteaOwnAccounts(options, log);
       return ownAccounts;
     };
-    const mayLoop = (route: RouteConfig) =>
-      (route.commands ?? []).length > 0 || targets.includes(route.deliver);
-    hooks.filter.tapPromise(DELIVER_GITEA_PLUGIN_NAME, async (request) => {
-      const { routeConfig, event, payload } = request;
-      if (!mayLoop(routeConfig) || !isCommentEvent(event, payload)) return undefined;
-      if (!isGiteaSender(request.authScheme, payload, routeConfig.deliver)) return undefined;
-      const own = await (await ownAccountsNow()).isOwn(request, settings().gitea);
-      return own ? { reason: 'self' } : undefined;
+    tapCommandPermission(hooks, DELIVER_GITEA_PLUGIN_NAME, targets, {
+      isSender: (delivery, deliver) =>
+        isGiteaSender(delivery.authScheme, delivery.payload, deliver),
+      check: (request, cache) =>
+        checkPermission(request, settingsIn({ platforms }, request.config).gitea, options, cache),
+      isOwn: async (request) => (await ownAccountsNow()).isOwn(request, settings().gitea),
     });
     // check: true: the review's check as a commit status, in progress from the attempt's
     // start until the review is out (the target) or the delivery ended without it.
