@@ -349,7 +349,10 @@ export interface AttemptEvent {
   safety?: DeliverySafety;
 }
 
-/** Spans a failed export dropped (the collector down, slow or refusing): `observability.otlp`. */
+/**
+ * Spans dropped on the way to the collector (`observability.otlp`): the export queue full, or a
+ * failed export (the collector down, slow or refusing).
+ */
 export interface SpansDroppedEvent {
   spans: number;
 }
@@ -441,7 +444,7 @@ export interface GatewayHooks {
    * still open, resolved, suppressed, thread errors). Taps must not throw.
    */
   readonly findingsReviewed: SyncHook<[FindingsEvent]>;
-  /** Observation only: spans the trace exporter dropped (`observability.otlp`). Taps must not throw. */
+  /** Observation only: trace spans dropped, queue full or export failed (`observability.otlp`). Taps must not throw. */
   readonly spansDropped: SyncHook<[SpansDroppedEvent]>;
 }
 

@@ -29,10 +29,13 @@ export interface TraceSpanOptions {
   kind?: 'server' | 'client' | 'internal';
 }
 
-/** Makes spans and exports them; a failed export drops its spans and counts them. */
+/** Makes spans and exports them; a span that cannot be exported is dropped and counted. */
 export interface GatewayTracer {
   startSpan(name: string, options?: TraceSpanOptions): TraceSpan;
-  /** Called with how many spans an export dropped (collector down, slow, or refusing). */
+  /**
+   * Called with how many spans were dropped: the export queue full, or a failed export (the
+   * collector down, slow, or refusing).
+   */
   onDropped(listener: (spans: number) => void): void;
   /** Exports what is buffered (bounded by the exporter's timeout), then stops. */
   shutdown(): Promise<void>;

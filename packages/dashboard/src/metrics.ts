@@ -1,7 +1,7 @@
 /**
  * The gateway's Prometheus metrics, on a registry of their own: requests by route and outcome,
  * the queue, agent run durations, delivery attempts and failures by target, tokens and money by
- * route and model (and the prompt tokens served from the provider's cache), trace spans dropped by a failed export, and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
+ * route and model (and the prompt tokens served from the provider's cache), trace spans dropped (export queue full or export failed), and the default process metrics. Fed by the observation hooks; nothing here blocks a request.
  */
 import {
   isPaused,
@@ -206,7 +206,7 @@ export function createGatewayMetrics(options: {
   });
   const spansDropped = new Counter({
     name: 'webhook_trace_spans_dropped_total',
-    help: 'Trace spans dropped because an export to the collector failed (down, slow past the timeout, or refusing): observability.otlp.',
+    help: 'Trace spans that never reached the collector: the export queue was full, or the export failed (down, slow past the timeout, or refusing): observability.otlp.',
     registers,
   });
   let lastReconcile: ReconcileEvent | undefined;

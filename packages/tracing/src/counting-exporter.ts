@@ -7,24 +7,15 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 export class CountingExporter implements SpanExporter {
-  private readonly listeners: ((spans: number) => void)[] = [];
-
   constructor(
     private readonly inner: SpanExporter,
-    /** Told of each failed export (the listeners are told how many spans it dropped). */
+    /** Told of each failed export and how many spans it dropped. */
     private readonly onFailure: (error: Error | undefined, spans: number) => void,
   ) {}
 
-  onDropped(listener: (spans: number) => void): void {
-    this.listeners.push(listener);
-  }
-
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
-      if (result.code !== ExportResultCode.SUCCESS) {
-        this.onFailure(result.error, spans.length);
-        for (const listener of this.listeners) listener(spans.length);
-      }
+      if (result.code !== ExportResultCode.SUCCESS) this.onFailure(result.error, spans.length);
       resultCallback(result);
     });
   }

@@ -10,12 +10,11 @@ import {
   trace,
   type Context,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { getNumberFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
-  BatchSpanProcessor,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
@@ -28,12 +27,15 @@ import {
   type TraceSpan,
   type TraceSpanOptions,
 } from '@webhook-gateway/core';
+import { BoundedSpanProcessor } from './bounded-span-processor.js';
 import { CountingExporter } from './counting-exporter.js';
 import { OtelTraceSpan, otelAttributes } from './otel-span.js';
 
 /** How long one export may take before its spans are dropped. */
 const EXPORT_TIMEOUT_MS = 10_000;
-/** A failed export is logged at most this often (the drop counter counts each one). */
+/** The SDK's default queue bound, which `OTEL_BSP_MAX_QUEUE_SIZE` changes as it does the SDK's. */
+const MAX_QUEUE_SIZE = 2048;
+/** A failed export or a full queue is logged at most this often (the drop counter counts each). */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL };
@@ -43,8 +45,19 @@ export function tracesUrl(endpoint: string): string {
   return `${endpoint.replace(/\/+$/, '')}/v1/traces`;
 }
 
+/** The batching's bounds; the defaults (and `OTEL_BSP_*`) suit a gateway, tests set them small. */
+export interface TracerLimits {
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+  scheduledDelayMillis?: number;
+  /** How long one export may take before its spans are dropped. */
+  exportTimeoutMillis?: number;
+}
+
 /**
- * A tracer for `observability.otlp`; the gateway shuts it down when it stops.
+ * A tracer for `observability.otlp`; the gateway shuts it down when it stops. Every span that
+ * never reaches the collector is told to `onDropped` listeners: a full queue, a failed export, an
+ * export past its timeout.
  *
  * @example
  * const tracer = createOtlpTracer({ endpoint: 'http://127.0.0.1:4318', headers: {}, sample_ratio: 1 }, { log });
@@ -52,24 +65,50 @@ export function tracesUrl(endpoint: string): string {
  */
 export function createOtlpTracer(
   settings: OtlpSettings,
-  options: { log: Logger; serviceVersion?: string },
+  options: { log: Logger; serviceVersion?: string; limits?: TracerLimits },
 ): GatewayTracer {
-  let lastFailureLog = 0;
+  const limits = options.limits ?? {};
+  const listeners: ((spans: number) => void)[] = [];
+  const dropped = (spans: number) => {
+    for (const listener of listeners) listener(spans);
+  };
+  let lastLog = 0;
+  const warnAtMostOnceAMinute = (fields: Record<string, unknown>, message: string) => {
+    const now = Date.now();
+    if (now - lastLog < FAILURE_LOG_INTERVAL_MS) return;
+    lastLog = now;
+    options.log.warn(fields, message);
+  };
   const exporter = new CountingExporter(
     new OTLPTraceExporter({
       url: tracesUrl(settings.endpoint),
       headers: { ...settings.headers },
-      timeoutMillis: EXPORT_TIMEOUT_MS,
+      timeoutMillis: limits.exportTimeoutMillis ?? EXPORT_TIMEOUT_MS,
     }),
     (error, spans) => {
-      const now = Date.now();
-      if (now - lastFailureLog < FAILURE_LOG_INTERVAL_MS) return;
-      lastFailureLog = now;
       // The URL only: the headers may hold the collector's key.
-      options.log.warn(
+      warnAtMostOnceAMinute(
         { url: tracesUrl(settings.endpoint), spans, err: error ? errorMessage(error) : undefined },
         'could not export traces; their spans are dropped (observability.otlp.endpoint)',
       );
+      dropped(spans);
+    },
+  );
+  const maxQueueSize =
+    limits.maxQueueSize ?? getNumberFromEnv('OTEL_BSP_MAX_QUEUE_SIZE') ?? MAX_QUEUE_SIZE;
+  const processor = new BoundedSpanProcessor(
+    exporter,
+    {
+      maxQueueSize,
+      maxExportBatchSize: limits.maxExportBatchSize,
+      scheduledDelayMillis: limits.scheduledDelayMillis,
+    },
+    (spans) => {
+      warnAtMostOnceAMinute(
+        { url: tracesUrl(settings.endpoint), maxQueueSize },
+        'the trace queue is full (the collector is slower than spans come); spans are dropped',
+      );
+      dropped(spans);
     },
   );
   const provider = new BasicTracerProvider({
@@ -81,7 +120,7 @@ export function createOtlpTracer(
     }),
     // A request's own `traceparent` decides for its trace; the ratio decides for the rest.
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sample_ratio) }),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    spanProcessors: [processor],
   });
   const tracer = provider.getTracer('@webhook-gateway/tracing');
   const propagator = new W3CTraceContextPropagator();
@@ -107,7 +146,7 @@ export function createOtlpTracer(
       return new OtelTraceSpan(span);
     },
     onDropped(listener) {
-      exporter.onDropped(listener);
+      listeners.push(listener);
     },
     async shutdown() {
       await provider.shutdown();
