@@ -14,6 +14,7 @@ export {
   livingPartLimit,
   updateLivingComment,
   type LivingCommentApi,
+  type MarkedComment,
   type LivingCommentOutcome,
 } from './living-comment.js';
 export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
@@ -40,6 +41,7 @@ export { checkIsOn, checkName, dashboardPage } from './check-output.js';
 export { findingsJournalOf, rememberFindings, type FindingThreads } from './remember-findings.js';
 export { isDismissal, type FindingThread } from './review-findings.js';
 export { tapCheckStatus, tapReviewContext } from './forge-plugin-taps.js';
+export { tapWaitingLivingComment, type LivingCommentReach } from './waiting-living-comment-tap.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';
