@@ -48,9 +48,11 @@ async function tapsUnder(yaml) {
       // the order a route without `schemes` asks them); tapable has no public list of them.
       const keyed = hook._map instanceof Map ? [...hook._map.entries()] : [[null, hook]];
       for (const [key, keyedHook] of keyed) {
-        const taps = keyedHook.taps.map((tap) =>
+        const named = keyedHook.taps.map((tap) =>
           tap.stage ? `\`${tap.name}\` (stage ${tap.stage})` : `\`${tap.name}\``,
         );
+        // A plugin that taps a hook for several jobs in a row is named once.
+        const taps = named.filter((name, index) => name !== named[index - 1]);
         if (taps.length > 0) rows.push({ hook: hookName, key, taps });
       }
     }

@@ -23,13 +23,14 @@ export function dataCenterLivingCommentApi(
 ): LivingCommentApi {
   const versions = commentVersions((commentId) => api.comment(repo, id, commentId));
   return {
+    place: `bitbucket-data-center ${repo}#${id}`,
     async listMarked(marker) {
       const comments = await api.listComments(repo, id);
       const marked = comments
         .filter((comment) => comment.text.includes(marker))
         .filter((comment) => bot === undefined || writtenBy(comment, bot));
       for (const comment of marked) versions.remember(String(comment.id), comment.version);
-      return marked.map((comment) => String(comment.id));
+      return marked.map((comment) => ({ id: String(comment.id), body: comment.text }));
     },
     edit: (commentId, body) =>
       versions.change(commentId, async (version) => {

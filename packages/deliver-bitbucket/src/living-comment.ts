@@ -19,12 +19,13 @@ export function bitbucketLivingCommentApi(
   bot?: string,
 ): LivingCommentApi {
   return {
+    place: `bitbucket ${repo}#${id}`,
     async listMarked(marker) {
       const comments = await api.listComments(repo, id);
       return comments
         .filter((comment) => comment.content.raw.includes(marker))
         .filter((comment) => bot === undefined || writtenBy(comment, bot))
-        .map((comment) => String(comment.id));
+        .map((comment) => ({ id: String(comment.id), body: comment.content.raw }));
     },
     edit: (commentId, body) => api.editComment(repo, id, commentId, body),
     post: async (body) => {

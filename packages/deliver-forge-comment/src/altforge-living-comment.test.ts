@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deliverAltforgeComment } from './deliver-altforge-comment.js';
+import { ALTFORGE_NOTE_LIMIT } from './altforge-cli.js';
+import { altforgeLivingComment, deliverAltforgeComment } from './deliver-altforge-comment.js';
+import { showWaitingInLivingComment } from './living-comment-waiting.js';
 import { commentMarker } from './living-comment.js';
 import { altforgeSettingsSchema } from './settings.js';
 import { isolateEnv } from './test-support/env.js';
@@ -124,5 +126,27 @@ describe('altforge_comment with deliver_extra.mode: update, through glab api', (
     );
     expect((failure as { retryable?: unknown }).retryable).toBe(false);
     expect(glab.calls()).toEqual([]);
+  });
+
+  it('puts a queued review’s status line above the previous review, and none on a request without a note', async () => {
+    const request = deliverRequest({
+      payload: mergeRequestHook,
+      target: 'altforge_comment',
+      deliverExtra: { mode: 'update' },
+    });
+    const notes = () =>
+      altforgeLivingComment(request, request.extra, altforgeSettingsSchema.parse({}));
+    const standing = { position: 3, reasons: [{ kind: 'concurrency' as const, limit: 2 }] };
+    const show = () =>
+      showWaitingInLivingComment(notes(), 'reviews', 'waiting-1', standing, ALTFORGE_NOTE_LIMIT);
+    expect(await show()).toBe('no-comment');
+    expect(glab.notes(MR)).toEqual([]);
+
+    await answer('the previous review');
+    const [previous] = glab.notes(MR).map((n) => n.body);
+    expect(await show()).toBe('shown');
+    expect(glab.notes(MR).map((n) => n.body)).toEqual([
+      `${marker}\n> ⏳ Queued, 3rd: a new review starts when the ones ahead finish. <!-- webhook-gateway:waiting -->\n\n${previous?.slice(marker.length + 1) ?? ''}`,
+    ]);
   });
 });

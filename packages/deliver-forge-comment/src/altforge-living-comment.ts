@@ -4,7 +4,7 @@ import type { AltforgeMergeRequest } from './altforge-target.js';
 import { ALTFORGE_TARGET } from './target-names.js';
 import type { CliApi } from './cli-api.js';
 import { CommentDeliveryError } from './errors.js';
-import type { LivingCommentApi } from './living-comment.js';
+import type { LivingCommentApi, MarkedComment } from './living-comment.js';
 
 /** Notes per page asked for (the API's maximum). */
 const NOTES_PER_PAGE = 100;
@@ -21,8 +21,9 @@ export function altforgeLivingCommentApi(
   // The project's path, URL-encoded, stands for its id (`:id`) in the API.
   const notes = `projects/${encodeURIComponent(mergeRequest.path)}/merge_requests/${mergeRequest.iid}/notes`;
   return {
+    place: `altforge ${mergeRequest.path}!${mergeRequest.iid}`,
     async listMarked(marker) {
-      const ids: string[] = [];
+      const marked: MarkedComment[] = [];
       // Oldest first (the API's default is newest first), one page at a time until a short page.
       for (let page = 1; ; page++) {
         const query = `sort=asc&order_by=created_at&per_page=${NOTES_PER_PAGE}&page=${page}`;
@@ -35,9 +36,9 @@ export function altforgeLivingCommentApi(
           );
         }
         for (const note of answer.data) {
-          if (note.body.includes(marker)) ids.push(String(note.id));
+          if (note.body.includes(marker)) marked.push({ id: String(note.id), body: note.body });
         }
-        if (answer.data.length < NOTES_PER_PAGE) return ids;
+        if (answer.data.length < NOTES_PER_PAGE) return marked;
       }
     },
     async edit(id, body) {

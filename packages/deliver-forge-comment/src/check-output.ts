@@ -59,9 +59,12 @@ export const IN_PROGRESS_TITLE = 'Review in progress';
 export function queuedTitle(standing: Pick<QueueStanding, 'position' | 'reasons'>): string {
   const place = ordinal(standing.position);
   // An operator's pause holds the route: say so, not only the place.
-  return standing.reasons.some((reason) => reason.kind === 'paused')
-    ? `Paused by operator, queued ${place}`
-    : `Queued, ${place}`;
+  return isPaused(standing) ? `Paused by operator, queued ${place}` : `Queued, ${place}`;
+}
+
+/** Whether an operator's pause holds the delivery. */
+export function isPaused(standing: Pick<QueueStanding, 'reasons'>): boolean {
+  return standing.reasons.some((reason) => reason.kind === 'paused');
 }
 
 const NO_SUMMARY = '(the agent wrote no summary; see the annotations)';

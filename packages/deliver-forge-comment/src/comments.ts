@@ -14,6 +14,7 @@ export {
   livingPartLimit,
   updateLivingComment,
   type LivingCommentApi,
+  type MarkedComment,
   type LivingCommentOutcome,
 } from './living-comment.js';
 export { commentBodies, EMPTY_ANSWER_PLACEHOLDER } from './comment-bodies.js';
@@ -45,6 +46,7 @@ export {
   tapReviewContext,
   type CommandPermissionLookup,
 } from './forge-plugin-taps.js';
+export { tapWaitingLivingComment, type LivingCommentReach } from './waiting-living-comment-tap.js';
 export { checkSettingProblems } from './check-settings.js';
 export { CommentDeliveryError, type DeliveryFailureReason } from './errors.js';
 export { parsePositiveInteger } from './extra-value.js';

@@ -1,5 +1,5 @@
 /** The `altforge_comment` target: the answer as a note on a merge request, through `glab`. */
-import type { DeliverRequest } from '@webhook-gateway/core';
+import type { DeliverRequest, DeliveryStateRequest } from '@webhook-gateway/core';
 import {
   ALTFORGE_NOTE_LIMIT,
   ALTFORGE_PROFILE,
@@ -12,7 +12,12 @@ import { resolveAltforgeMergeRequest } from './altforge-target.js';
 import { ALTFORGE_TARGET } from './target-names.js';
 import { cliApi } from './cli-api.js';
 import { commentBodies } from './comment-bodies.js';
-import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';
+import {
+  commentMode,
+  livingPartLimit,
+  updateLivingComment,
+  type LivingCommentApi,
+} from './living-comment.js';
 import { postComments } from './post-comments.js';
 import type { AltforgeSettings } from './settings.js';
 
@@ -33,18 +38,8 @@ export async function deliverAltforgeComment(
   const subject = `merge request !${mergeRequest.iid} of ${mergeRequest.path}`;
   if (commentMode(ALTFORGE_TARGET, request.extra) === 'update') {
     const route = request.delivery.route;
-    const glab = cliApi({
-      profile: ALTFORGE_PROFILE,
-      cli: settings.cli,
-      env,
-      host,
-      timeoutS: settings.timeout_s,
-      subject,
-      secrets,
-      signal: request.signal,
-    });
     const outcome = await updateLivingComment(
-      altforgeLivingCommentApi(glab, mergeRequest),
+      altforgeLivingComment(request, request.extra, settings),
       route,
       commentBodies(
         request.answer,
@@ -80,4 +75,28 @@ export async function deliverAltforgeComment(
     },
     'posted the answer as a merge request note',
   );
+}
+
+/**
+ * The route's living note on the delivery's merge request, through `glab api` (`extra` is
+ * `deliver_extra` rendered against the payload).
+ */
+export function altforgeLivingComment(
+  request: Pick<DeliveryStateRequest, 'delivery' | 'credentials' | 'signal'>,
+  extra: Record<string, unknown>,
+  settings: AltforgeSettings,
+): LivingCommentApi {
+  const mergeRequest = resolveAltforgeMergeRequest(extra, request.delivery.payload);
+  const env = altforgeEnv(settings, request.credentials);
+  const glab = cliApi({
+    profile: ALTFORGE_PROFILE,
+    cli: settings.cli,
+    env,
+    host: settings.host ?? ALTFORGE_PROFILE.defaultHost,
+    timeoutS: settings.timeout_s,
+    subject: `merge request !${mergeRequest.iid} of ${mergeRequest.path}`,
+    secrets: altforgeSecrets(env),
+    signal: request.signal,
+  });
+  return altforgeLivingCommentApi(glab, mergeRequest);
 }

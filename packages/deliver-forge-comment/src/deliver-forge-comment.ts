@@ -1,5 +1,5 @@
 /** The `forge_comment` target: the answer as a comment on a pull request, through `gh`. */
-import type { DeliverRequest } from '@webhook-gateway/core';
+import type { DeliverRequest, DeliveryStateRequest } from '@webhook-gateway/core';
 import { commentBodies } from './comment-bodies.js';
 import {
   FORGE_COMMENT_LIMIT,
@@ -13,7 +13,12 @@ import { resolveForgePullRequest } from './forge-target.js';
 import { FORGE_TARGET } from './target-names.js';
 import { cliApi } from './cli-api.js';
 import { forgeLivingCommentApi } from './forge-living-comment.js';
-import { commentMode, livingPartLimit, updateLivingComment } from './living-comment.js';
+import {
+  commentMode,
+  livingPartLimit,
+  updateLivingComment,
+  type LivingCommentApi,
+} from './living-comment.js';
 import { postComments } from './post-comments.js';
 import type { ForgeSettings } from './settings.js';
 
@@ -37,30 +42,8 @@ export async function deliverForgeComment(
   const subject = `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`;
   if (commentMode(FORGE_TARGET, request.extra) === 'update') {
     const route = request.delivery.route;
-    const gh = cliApi({
-      profile: FORGE_PROFILE,
-      cli: settings.cli,
-      env,
-      host,
-      timeoutS: settings.timeout_s,
-      subject,
-      secrets,
-      signal: request.signal,
-    });
-    let author: string | undefined;
-    if (settings.app) {
-      if (!appBot) {
-        throw Object.assign(
-          new Error(
-            "forge_comment with mode: update as a GitHub App needs the App's bot login (appBot), to tell its own comments from people's",
-          ),
-          { retryable: false },
-        );
-      }
-      author = await appBot();
-    }
     const outcome = await updateLivingComment(
-      forgeLivingCommentApi(gh, pullRequest, author),
+      await forgeLivingComment(request, request.extra, settings, appBot),
       route,
       commentBodies(
         request.answer,
@@ -96,4 +79,39 @@ export async function deliverForgeComment(
     },
     'posted the answer as a pull request comment',
   );
+}
+
+/**
+ * The route's living comment on the delivery's pull request, through `gh api` (`extra` is
+ * `deliver_extra` rendered against the payload). As a GitHub App, only the App's bot's comments
+ * are its own (`appBot`).
+ */
+export async function forgeLivingComment(
+  request: Pick<DeliveryStateRequest, 'delivery' | 'credentials' | 'signal'>,
+  extra: Record<string, unknown>,
+  settings: ForgeSettings,
+  appBot?: () => Promise<string>,
+): Promise<LivingCommentApi> {
+  const pullRequest = resolveForgePullRequest(extra, request.delivery.payload);
+  const env = forgeEnv(settings, request.credentials);
+  const gh = cliApi({
+    profile: FORGE_PROFILE,
+    cli: settings.cli,
+    env,
+    host: forgeHostOf(settings) ?? FORGE_PROFILE.defaultHost,
+    timeoutS: settings.timeout_s,
+    subject: `pull request #${pullRequest.prNumber} of ${pullRequest.repo}`,
+    secrets: forgeSecrets(env),
+    signal: request.signal,
+  });
+  if (!settings.app) return forgeLivingCommentApi(gh, pullRequest);
+  if (!appBot) {
+    throw Object.assign(
+      new Error(
+        "forge_comment with mode: update as a GitHub App needs the App's bot login (appBot), to tell its own comments from people's",
+      ),
+      { retryable: false },
+    );
+  }
+  return forgeLivingCommentApi(gh, pullRequest, await appBot());
 }

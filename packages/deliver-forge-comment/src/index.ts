@@ -19,6 +19,7 @@ import type { BaseFiles } from './base-files.js';
 import { installationEvent } from './installation-events.js';
 import { checkSettingProblems } from './check-settings.js';
 import { commentModeProblems } from './living-comment.js';
+import { tapWaitingLivingComment } from './waiting-living-comment-tap.js';
 import type { PermissionCache } from './command-admission.js';
 import { altforgeSettingsSchema, forgeSettingsSchema, type ForgeSettings } from './settings.js';
 import {
@@ -176,6 +177,32 @@ const forgeCommentPlugin = definePlugin({
         await showQueuedCheck(request, settings(request.config));
       }
     });
+    // `deliver_extra.mode: update`: a queued review's place at the top of the living comment.
+    tapWaitingLivingComment(
+      hooks,
+      DELIVER_FORGE_COMMENT_PLUGIN_NAME,
+      [FORGE_TARGET, ALTFORGE_TARGET],
+      async (request, extra) => {
+        if (request.routeConfig.deliver === ALTFORGE_TARGET) {
+          const [{ altforgeLivingComment }, { ALTFORGE_NOTE_LIMIT }] = await Promise.all([
+            import('./deliver-altforge-comment.js'),
+            import('./altforge-cli.js'),
+          ]);
+          const api = altforgeLivingComment(request, extra, settings(request.config).altforge);
+          return { api, limit: ALTFORGE_NOTE_LIMIT };
+        }
+        const [{ forgeLivingComment }, { FORGE_COMMENT_LIMIT }] = await Promise.all([
+          import('./deliver-forge-comment.js'),
+          import('./forge-cli.js'),
+        ]);
+        const { forge } = settings(request.config);
+        const bot = forge.app ? appBot(forge) : undefined;
+        return {
+          api: await forgeLivingComment(request, extra, forge, bot),
+          limit: FORGE_COMMENT_LIMIT,
+        };
+      },
+    );
     hooks.deliveryEnded.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
       if (!asksCheck(request.routeConfig.deliver_extra)) return;
       const { routeShowsCheck, endCheckWithoutReview } = await import('./review-check.js');

@@ -8,6 +8,7 @@
  */
 import type { ConfigProblem, GatewayConfig } from '@webhook-gateway/core';
 import { CommentDeliveryError } from './errors.js';
+import { inTurn } from './in-turn.js';
 
 /** How a route's comments are found again: a line no reader sees. */
 export function commentMarker(route: string): string {
@@ -50,15 +51,32 @@ export function commentModeProblems(
   });
 }
 
-/** The longest part body that still fits `limit` once the marker line is put in front. */
+/**
+ * Room kept free in every part for a queued review's status line and the blank line after it
+ * (`living-comment-waiting.ts`), so even a long review's first part can take one.
+ */
+const WAITING_LINE_ROOM = 256;
+
+/**
+ * The longest part body that still fits `limit` once the marker line is put in front, with room
+ * left for a queued review's status line.
+ */
 export function livingPartLimit(limit: number, route: string): number {
-  return limit - commentMarker(route).length - 1;
+  return limit - commentMarker(route).length - 1 - WAITING_LINE_ROOM;
+}
+
+/** A comment of the route's, as the forge lists it. */
+export interface MarkedComment {
+  id: string;
+  body: string;
 }
 
 /** One forge's comments on one pull (merge) request, as the living comment needs them. */
 export interface LivingCommentApi {
-  /** The ids of the comments whose body contains `marker`, oldest first, across all pages. */
-  listMarked(marker: string): Promise<string[]>;
+  /** Names the forge and pull request (`gitea octo/repo#3`): edits of one comment take turns. */
+  readonly place: string;
+  /** The comments whose body contains `marker`, oldest first, across all pages. */
+  listMarked(marker: string): Promise<MarkedComment[]>;
   edit(id: string, body: string): Promise<void>;
   post(body: string): Promise<void>;
   remove(id: string): Promise<void>;
@@ -80,8 +98,16 @@ export async function updateLivingComment(
   route: string,
   bodies: readonly string[],
 ): Promise<LivingCommentOutcome> {
+  return inTurn(`${api.place} ${route}`, () => replaceLivingComment(api, route, bodies));
+}
+
+async function replaceLivingComment(
+  api: LivingCommentApi,
+  route: string,
+  bodies: readonly string[],
+): Promise<LivingCommentOutcome> {
   const marker = commentMarker(route);
-  const ids = await api.listMarked(marker);
+  const ids = (await api.listMarked(marker)).map((comment) => comment.id);
   const outcome: LivingCommentOutcome = { edited: 0, posted: 0, deleted: 0 };
   for (const [index, body] of bodies.entries()) {
     const marked = `${marker}\n${body}`;

@@ -3,18 +3,21 @@
  * issue's comments), split at the comment limit; with `deliver_extra.mode: update`, the route's
  * one living comment, found again by its marker.
  */
-import type { DeliverRequest } from '@webhook-gateway/core';
+import type { DeliverRequest, DeliveryStateRequest } from '@webhook-gateway/core';
 import {
   commentBodies,
   commentMode,
   livingPartLimit,
   updateLivingComment,
+  type LivingCommentReach,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { withCommitStatus } from './commit-status.js';
 import { connectGitea } from './connect.js';
+import { giteaApi } from './gitea-api.js';
 import { giteaLivingCommentApi } from './living-comment.js';
-import type { GiteaSettings } from './settings.js';
+import { resolveGiteaPullRequest } from './pull-request.js';
+import { giteaConnection, type GiteaSettings } from './settings.js';
 import { GITEA_COMMENT_TARGET } from './target-names.js';
 
 /**
@@ -55,4 +58,24 @@ export async function deliverGiteaComment(
     // A comment puts no remark on its line: the check lists them all in its summary.
     return [];
   });
+}
+
+/**
+ * The route's living comment on the delivery's pull request, for a hook (`extra` is
+ * `deliver_extra` rendered against the payload); undefined while `platforms.gitea` lacks its
+ * address or token.
+ */
+export function giteaLivingComment(
+  request: DeliveryStateRequest,
+  extra: Record<string, unknown>,
+  settings: GiteaSettings,
+  options: HttpTargetOptions,
+): LivingCommentReach | undefined {
+  const target = GITEA_COMMENT_TARGET;
+  const found = giteaConnection(settings);
+  if (!found.ok) return undefined;
+  const pullRequest = resolveGiteaPullRequest(target, extra, request.delivery.payload);
+  const { signal, log } = request;
+  const api = giteaApi({ connection: found.connection, options, signal, log, target });
+  return { api: giteaLivingCommentApi(api, pullRequest, settings.bot), limit: GITEA_COMMENT_LIMIT };
 }

@@ -19,7 +19,7 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function start(route: Record<string, unknown>) {
+async function start(route: Record<string, unknown>, hold?: (deliveryId: string) => Promise<void>) {
   fake = await startFakeGitea({
     token: TOKEN,
     login: 'review-bot',
@@ -39,6 +39,7 @@ async function start(route: Record<string, unknown>) {
         { path: 'main.go', line: 2, body: 'handle the error' },
       ],
     },
+    ...(hold ? { hold } : {}),
   });
   return { gitea: fake, running: gateway };
 }
@@ -125,5 +126,62 @@ describe('Gitea targets through a running gateway', () => {
     expect(gitea.comments[0]?.body).toContain('<!-- webhook-gateway:reviews -->');
     expect(gitea.comments[0]?.body).toContain('main.go:2 — handle the error');
     expect(gitea.comments[0]?.body).toContain('delivery forgejo-e2e-2');
+  });
+
+  it('a queued review shows its place, then the pause, at the top of the living comment', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // `held` is a slow agent on another pull request: it holds the route's one slot.
+    const { gitea, running } = await start(
+      { deliver: 'gitea_comment', deliver_extra: { mode: 'update' }, concurrency: 1 },
+      (deliveryId) => (deliveryId === 'held' ? released : Promise.resolve()),
+    );
+    const forgejo = (id: string) =>
+      signed('gitea/pull_request_reopened.forgejo.json', id, 'Forgejo');
+    const first = forgejo('forgejo-1');
+    expect(await running.post(first.headers, first.body)).toBe(202);
+    expect((await running.finished('forgejo-1')).status).toBe('delivered');
+    const previous = gitea.comments[0]?.body ?? '';
+    const marker = '<!-- webhook-gateway:reviews -->\n';
+    expect(previous.startsWith(marker)).toBe(true);
+
+    const held = signed('gitea/pull_request_opened.json', 'held');
+    expect(await running.post(held.headers, held.body)).toBe(202);
+    await waitFor(
+      async () => (await running.store.list({})).some((r) => r.status === 'running'),
+      'the held run to start',
+    );
+    const second = forgejo('forgejo-2');
+    expect(await running.post(second.headers, second.body)).toBe(202);
+    const below = `\n\n${previous.slice(marker.length)}`;
+    const line = (text: string) => `${marker}> ${text} <!-- webhook-gateway:waiting -->${below}`;
+    const queued = line('⏳ Queued, 1st: a new review starts when the ones ahead finish.');
+    const living = () => gitea.comments.filter((c) => c.issue === 'test_it/test_ci_thing#1');
+    const becomes = (body: string, what: string) =>
+      waitFor(() => (living().length === 1 && living()[0]?.body === body) || undefined, what, {
+        timeoutMs: 20_000,
+        describe: () => JSON.stringify(living()),
+      });
+    await becomes(queued, 'the queued line');
+    await running.store.pause('reviews', null, Date.now());
+    await becomes(
+      line(
+        '⏸ Paused by operator, queued 1st: a new review starts once the operator resumes the route.',
+      ),
+      'the paused line',
+    );
+    await running.store.resume('reviews');
+    await becomes(queued, 'the queued line again');
+    // The held pull request had no living comment: none was posted to say it waits.
+    expect(gitea.comments.filter((c) => c.issue === 'jcitizen/my-repo#1')).toEqual([]);
+
+    release();
+    expect((await running.finished('forgejo-2')).status).toBe('delivered');
+    expect(living()).toHaveLength(1);
+    expect(living()[0]?.body).toContain('delivery forgejo-2');
+    expect(living()[0]?.body).not.toContain('webhook-gateway:waiting');
+    expect((await running.finished('held')).status).toBe('delivered');
   });
 });

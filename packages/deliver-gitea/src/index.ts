@@ -10,6 +10,7 @@ import {
   tapCheckStatus,
   tapCommandPermission,
   tapReviewContext,
+  tapWaitingLivingComment,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import { checkAtStart, httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { giteaConfigProblems } from './config-problems.js';
@@ -104,6 +105,21 @@ const giteaPlugin = definePlugin({
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setGiteaCheck');
     tapCheckStatus(hooks, DELIVER_GITEA_PLUGIN_NAME, GITEA_TARGETS, (request, status) =>
       setCheck(request, settingsIn({ platforms }, request.config).gitea, options, status),
+    );
+    // mode: update: a queued review's place at the top of the living comment.
+    tapWaitingLivingComment(
+      hooks,
+      DELIVER_GITEA_PLUGIN_NAME,
+      [GITEA_COMMENT_TARGET],
+      async (request, extra) => {
+        const { giteaLivingComment } = await import('./deliver-gitea-comment.js');
+        return giteaLivingComment(
+          request,
+          extra,
+          settingsIn({ platforms }, request.config).gitea,
+          options,
+        );
+      },
     );
     if (!serving) return;
     return checkAtStart(options, async (check) => {

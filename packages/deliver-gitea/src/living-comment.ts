@@ -13,12 +13,13 @@ export function giteaLivingCommentApi(
   author?: string,
 ): LivingCommentApi {
   return {
+    place: `gitea ${repo}#${number}`,
     async listMarked(marker) {
       const comments = await api.listIssueComments(repo, number);
       return comments
         .filter((comment) => comment.body.includes(marker))
         .filter((comment) => author === undefined || comment.user?.login === author)
-        .map((comment) => String(comment.id));
+        .map((comment) => ({ id: String(comment.id), body: comment.body }));
     },
     edit: (id, body) => api.editIssueComment(repo, id, body),
     post: async (body) => {

@@ -45,14 +45,17 @@ export async function startSignedGateway(options: {
   answer: { summary: string; lineComments: LineComment[] } | 'the prompt';
   /** Attempts per delivery (1 unless set) and, with more, the retries' backoff base. */
   retries?: { maxAttempts: number; backoffMs: number };
+  /** Awaited before the runner answers delivery `deliveryId`: a slow agent, held by the test. */
+  hold?: (deliveryId: string) => Promise<void>;
 }): Promise<SignedGateway> {
   const { answer } = options;
   const prompts: string[] = [];
   const runner = definePlugin({
     name: 'test-review-runner',
     setup({ hooks }) {
-      hooks.run.for('review').tapPromise('test-review-runner', async ({ prompt }) => {
+      hooks.run.for('review').tapPromise('test-review-runner', async ({ prompt, delivery }) => {
         prompts.push(prompt);
+        await options.hold?.(delivery.deliveryId);
         return answer === 'the prompt'
           ? { answer: prompt }
           : { answer: answer.summary, lineComments: answer.lineComments };
