@@ -50,6 +50,20 @@ describe('redactingTracer', () => {
     ]);
   });
 
+  it('redacts a value it has seen before again after a reload brings a new secret', () => {
+    const { tracer, seen } = recordingTracer();
+    let redactor = createRedactor([]);
+    const redacting = redactingTracer(tracer, () => redactor);
+    const value = `note ${secret}`;
+    redacting.startSpan('first', { attributes: { note: value } });
+    redactor = createRedactor([secret]);
+    redacting.startSpan('second', { attributes: { note: value } });
+    expect(seen.map((span) => span.options.attributes)).toEqual([
+      { note: value },
+      { note: 'note [redacted]' },
+    ]);
+  });
+
   it('hands its own spans to the tracer as parents, unwrapped', () => {
     const { tracer, seen } = recordingTracer();
     const redacting = redactingTracer(tracer, () => createRedactor([]));

@@ -13,31 +13,69 @@ const SECRET_KEY = new RegExp(
   'i',
 );
 
-function redactedAttributes(attributes: TraceAttributes, redactor: Redactor): TraceAttributes {
-  const out: Record<string, string | number | boolean | undefined> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (SECRET_KEY.test(key)) out[key] = REDACTED;
-    else out[key] = typeof value === 'string' ? redactor.redact(value).text : value;
+/** Shorter than every configured secret kept (8 characters) and every token shape: nothing to take out. */
+const SHORTEST_REDACTABLE = 8;
+/** How many distinct values a redactor remembers (route names, events, targets, models repeat). */
+const REMEMBERED_VALUES = 512;
+
+/**
+ * The redaction of span attributes, remembered per key verdict and per value: the same few keys
+ * and values come back on every span, and running every token shape over them again was most of
+ * a traced request's cost. Made again with its redactor (after a reload).
+ */
+class AttributeRedaction {
+  private readonly secretKeys = new Map<string, boolean>();
+  private readonly values = new Map<string, string>();
+
+  constructor(readonly redactor: Redactor) {}
+
+  attributes(attributes: TraceAttributes): TraceAttributes {
+    const out: Record<string, string | number | boolean | undefined> = {};
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (this.isSecretKey(key)) out[key] = REDACTED;
+      else out[key] = typeof value === 'string' ? this.text(value) : value;
+    }
+    return out;
   }
-  return out;
+
+  text(value: string): string {
+    if (value.length < SHORTEST_REDACTABLE) return value;
+    const known = this.values.get(value);
+    if (known !== undefined) return known;
+    const redacted = this.redactor.redact(value).text;
+    // Unique values (delivery ids) would crowd out the repeating ones: start over when full.
+    if (this.values.size >= REMEMBERED_VALUES) this.values.clear();
+    this.values.set(value, redacted);
+    return redacted;
+  }
+
+  private isSecretKey(key: string): boolean {
+    let secret = this.secretKeys.get(key);
+    if (secret === undefined) {
+      secret = SECRET_KEY.test(key);
+      this.secretKeys.set(key, secret);
+    }
+    return secret;
+  }
 }
 
 class RedactedSpan implements TraceSpan {
   constructor(
     readonly inner: TraceSpan,
-    private readonly redactor: () => Redactor,
+    private readonly redaction: () => AttributeRedaction,
   ) {}
 
   setAttributes(attributes: TraceAttributes): void {
-    this.inner.setAttributes(redactedAttributes(attributes, this.redactor()));
+    this.inner.setAttributes(this.redaction().attributes(attributes));
   }
 
   addEvent(name: string, attributes?: TraceAttributes): void {
-    this.inner.addEvent(name, attributes && redactedAttributes(attributes, this.redactor()));
+    this.inner.addEvent(name, attributes && this.redaction().attributes(attributes));
   }
 
   recordError(error: unknown): void {
-    this.inner.recordError(new Error(this.redactor().redact(errorMessage(error)).text));
+    this.inner.recordError(new Error(this.redaction().redactor.redact(errorMessage(error)).text));
   }
 
   end(endTime?: number): void {
@@ -51,17 +89,21 @@ class RedactedSpan implements TraceSpan {
 
 /** `tracer` with every attribute, event and error redacted by `redactor` (read per span). */
 export function redactingTracer(tracer: GatewayTracer, redactor: () => Redactor): GatewayTracer {
+  let redaction: AttributeRedaction | undefined;
+  const current = (): AttributeRedaction => {
+    const now = redactor();
+    if (redaction?.redactor !== now) redaction = new AttributeRedaction(now);
+    return redaction;
+  };
   return {
     startSpan(name, options = {}) {
       const parent = options.parent instanceof RedactedSpan ? options.parent.inner : options.parent;
       const span = tracer.startSpan(name, {
         ...options,
         ...(parent !== undefined ? { parent } : {}),
-        ...(options.attributes
-          ? { attributes: redactedAttributes(options.attributes, redactor()) }
-          : {}),
+        ...(options.attributes ? { attributes: current().attributes(options.attributes) } : {}),
       });
-      return new RedactedSpan(span, redactor);
+      return new RedactedSpan(span, current);
     },
     onDropped: (listener) => tracer.onDropped(listener),
     shutdown: () => tracer.shutdown(),
