@@ -151,10 +151,11 @@ export async function attemptDelivery(
   id: string,
   interrupt: AbortSignal,
 ): Promise<AttemptResult> {
-  const started = await deps.store.markRunning(id, Date.now());
+  const claimedAt = Date.now();
+  const started = await deps.store.markRunning(id, claimedAt);
   if (!started) return { status: 'missing' };
   return deps.tracer
-    ? tracedAttempt(deps.tracer, started, () => runAttempt(deps, started, interrupt))
+    ? tracedAttempt(deps.tracer, started, claimedAt, () => runAttempt(deps, started, interrupt))
     : runAttempt(deps, started, interrupt);
 }
 
