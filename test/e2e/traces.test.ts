@@ -157,9 +157,17 @@ describe.skipIf(!redis)('traces of a delivery accepted by a receiver and run by 
     expect(receive.resource['process.pid']).toBe(receiver.pid);
     expect(attempt.resource['process.pid']).toBe(worker.pid);
     expect(attempt.attributes['webhook_gateway.outcome']).toBe('delivered');
-    for (const step of ['queue wait', 'render', 'agent run', 'deliver', 'outcome'])
+    for (const step of [
+      'queue wait',
+      'journal running',
+      'render',
+      'agent run',
+      'deliver',
+      'outcome',
+    ])
       expect(named(trace, step).parentSpanId, step).toBe(attempt.spanId);
     expect(named(trace, 'queue wait').startMs).toBeGreaterThanOrEqual(receive.startMs);
+    expect(named(trace, 'journal running').startMs).toBe(attempt.startMs);
 
     const run = named(trace, 'agent run');
     const models = trace.filter((span) => span.name === `chat ${MODEL}`);
