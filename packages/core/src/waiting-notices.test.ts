@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveConfig } from './config/live.js';
 import { parseConfig } from './config/load.js';
-import { createHooks, type DeliveryWaitingRequest } from './hooks.js';
+import { createHooks, type DeliveryWaitingRequest, type GatewayHooks } from './hooks.js';
 import { silentLogger } from './logger.js';
 import { MemoryStore } from './memory-store.js';
 import { createRouteResolver } from './routes.js';
@@ -25,6 +25,19 @@ async function accept(store: MemoryStore, deliveryId: string, number: number): P
   return result.record.id;
 }
 
+/** Starts the passes every 50 ms over `store`, told to `hooks`. */
+function startNotices(store: MemoryStore, hooks: GatewayHooks): void {
+  const live = liveConfig(config);
+  notices = startWaitingNotices({
+    store,
+    hooks,
+    config: live,
+    resolveRoute: createRouteResolver(live, store),
+    log: silentLogger(),
+    intervalMs: 50,
+  });
+}
+
 describe('startWaitingNotices', () => {
   it('tells deliveryWaiting each waiting delivery’s place once, and again when it moves up', async () => {
     const store = new MemoryStore();
@@ -33,19 +46,11 @@ describe('startWaitingNotices', () => {
     hooks.deliveryWaiting.tapPromise('test', async (request) => {
       told.push(request);
     });
-    const live = liveConfig(config);
     const running = await accept(store, 'd-running', 1);
     const second = await accept(store, 'd-2', 2);
     const third = await accept(store, 'd-3', 3);
     await store.markRunning(running, Date.now());
-    notices = startWaitingNotices({
-      store,
-      hooks,
-      config: live,
-      resolveRoute: createRouteResolver(live, store),
-      log: silentLogger(),
-      intervalMs: 50,
-    });
+    startNotices(store, hooks);
     await waitFor(() => told.length >= 2 || undefined, 'two deliveries told');
     expect(told.map((request) => [request.delivery.id, request.standing.position])).toEqual([
       [second, 1],
@@ -79,19 +84,11 @@ describe('startWaitingNotices', () => {
         if (request.delivery.deliveryId === 'd-3') seen.push((await request.credentials())?.token);
       });
     }
-    const live = liveConfig(config);
     const running = await accept(store, 'd-running', 1);
     const second = await accept(store, 'd-2', 2);
     const third = await accept(store, 'd-3', 3);
     await store.markRunning(running, Date.now());
-    notices = startWaitingNotices({
-      store,
-      hooks,
-      config: live,
-      resolveRoute: createRouteResolver(live, store),
-      log: silentLogger(),
-      intervalMs: 50,
-    });
+    startNotices(store, hooks);
     await waitFor(() => seen.length >= 2 || undefined, 'both taps to read the credentials');
     expect(seen).toEqual(['token-of-d-3', 'token-of-d-3']);
     expect(asked).toEqual([third]);
@@ -106,19 +103,11 @@ describe('startWaitingNotices', () => {
       const paused = standing.reasons.some((reason) => reason.kind === 'paused');
       told.push([delivery.deliveryId, standing.position, paused]);
     });
-    const live = liveConfig(config);
     const running = await accept(store, 'd-running', 1);
     const queued: string[] = [];
     for (let n = 1; n <= 13; n++) queued.push(await accept(store, `d-${n}`, n + 1));
     await store.markRunning(running, Date.now());
-    notices = startWaitingNotices({
-      store,
-      hooks,
-      config: live,
-      resolveRoute: createRouteResolver(live, store),
-      log: silentLogger(),
-      intervalMs: 50,
-    });
+    startNotices(store, hooks);
     // Each is told once, far back or not.
     await waitFor(() => told.length >= 13 || undefined, 'thirteen deliveries told');
     expect(told.map(([id, position]) => [id, position])).toEqual(
