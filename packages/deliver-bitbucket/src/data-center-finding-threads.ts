@@ -12,27 +12,16 @@ import {
   type FindingThread,
   type FindingThreads,
 } from '@webhook-gateway/deliver-forge-comment/comments';
-import { errorMessage, findingMarkersIn } from '@webhook-gateway/core';
-import { dataCenterTokenAccount } from './data-center-account-calls.js';
+import { findingMarkersIn } from '@webhook-gateway/core';
 import type { DataCenterApi, DataCenterComment } from './data-center-api.js';
 import { commentVersions } from './data-center-comment-versions.js';
 import { writtenBy } from './data-center-living-comment.js';
+import { commentAuthorNames, DATA_CENTER } from './own-account.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 import type { BitbucketCallContext } from './rest-client.js';
 
 /** Replies nest at most this deep before the walk through a thread stops. */
 const MAX_DEPTH = 100;
-
-/** The token's user name; a proxy that drops `X-AUSERNAME` leaves `data_center.bot` to name it. */
-async function ownAccount(context: BitbucketCallContext): Promise<string[]> {
-  try {
-    return await dataCenterTokenAccount(context);
-  } catch (error) {
-    throw new Error(
-      `cannot tell the gateway's own comments: set platforms.bitbucket.data_center.bot (${errorMessage(error)})`,
-    );
-  }
-}
 
 /** Every reply in the thread `first` starts, however deep. */
 function repliesIn(first: DataCenterComment): DataCenterComment[] {
@@ -58,7 +47,7 @@ export function dataCenterFindingThreads(
   const versions = commentVersions((commentId) => api.comment(repo, id, commentId));
   return {
     async read(trusted) {
-      const names = bot === undefined ? await ownAccount(context) : [bot];
+      const names = await commentAuthorNames(DATA_CENTER, context, bot);
       const mine = (comment: DataCenterComment) => names.some((name) => writtenBy(comment, name));
       const threads = new Map<string, FindingThread>();
       for (const first of await api.listLineThreads(repo, id)) {

@@ -10,29 +10,15 @@ import {
   type FindingThread,
   type FindingThreads,
 } from '@webhook-gateway/deliver-forge-comment/comments';
-import { errorMessage, findingMarkersIn } from '@webhook-gateway/core';
-import { cloudTokenAccount } from './account-calls.js';
+import { findingMarkersIn } from '@webhook-gateway/core';
 import type { BitbucketApi, BitbucketComment } from './bitbucket-api.js';
 import { writtenBy } from './living-comment.js';
+import { commentAuthorNames, CLOUD } from './own-account.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 import type { BitbucketCallContext } from './rest-client.js';
 
 /** Replies nest at most this deep before the walk to their thread's first comment gives up. */
 const MAX_DEPTH = 100;
-
-/**
- * The token's account's names; an access token's bot user may not read it (Atlassian's
- * BCLOUD-23528) and needs `platforms.bitbucket.bot`.
- */
-async function ownAccount(context: BitbucketCallContext): Promise<string[]> {
-  try {
-    return await cloudTokenAccount(context);
-  } catch (error) {
-    throw new Error(
-      `cannot tell the gateway's own comments: set platforms.bitbucket.bot (${errorMessage(error)})`,
-    );
-  }
-}
 
 /** The gateway's finding threads on `pullRequest`, read and resolved through the REST API. */
 export function bitbucketFindingThreads(
@@ -43,7 +29,7 @@ export function bitbucketFindingThreads(
 ): FindingThreads {
   return {
     async read(trusted) {
-      const names = bot === undefined ? await ownAccount(context) : [bot];
+      const names = await commentAuthorNames(CLOUD, context, bot);
       const mine = (comment: BitbucketComment) => names.some((name) => writtenBy(comment, name));
       const comments = await api.listComments(repo, id);
       const byId = new Map(comments.map((comment) => [comment.id, comment]));

@@ -6,7 +6,7 @@
  * by the `X-AUSERNAME` header of its answers, access tokens' bot users too
  * (`data-center-account-calls.ts`), and `data_center.bot` counts beside it.
  */
-import { isOwnComment, type FilterRequest, type Logger } from '@webhook-gateway/core';
+import { errorMessage, isOwnComment, type FilterRequest, type Logger } from '@webhook-gateway/core';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { cloudTokenAccount, type AccountCallContext } from './account-calls.js';
 import { dataCenterTokenAccount } from './data-center-account-calls.js';
@@ -19,7 +19,7 @@ import {
 } from './settings.js';
 
 /** One Bitbucket's way of asking who its token is, and the words its log lines use. */
-interface AccountSource {
+export interface AccountSource {
   platform: string;
   botKey: string;
   /** Who `bot` is, in the warning when the token's account is not told. */
@@ -27,19 +27,38 @@ interface AccountSource {
   ask(context: AccountCallContext): Promise<string[]>;
 }
 
-const CLOUD: AccountSource = {
+export const CLOUD: AccountSource = {
   platform: 'bitbucket',
   botKey: 'platforms.bitbucket.bot',
   botIs: 'its account (for an access token: its bot user)',
   ask: cloudTokenAccount,
 };
 
-const DATA_CENTER: AccountSource = {
+export const DATA_CENTER: AccountSource = {
   platform: 'bitbucket data center',
   botKey: 'platforms.bitbucket.data_center.bot',
   botIs: "the token's user name",
   ask: dataCenterTokenAccount,
 };
+
+/**
+ * Who wrote the gateway's own comments, for its finding threads: `bot` when set, else the token's
+ * account names; an account the forge will not tell is an error naming the `bot` key to set.
+ */
+export async function commentAuthorNames(
+  source: AccountSource,
+  context: AccountCallContext,
+  bot: string | undefined,
+): Promise<string[]> {
+  if (bot !== undefined) return [bot];
+  try {
+    return await source.ask(context);
+  } catch (error) {
+    throw new Error(
+      `cannot tell the gateway's own comments: set ${source.botKey} (${errorMessage(error)})`,
+    );
+  }
+}
 
 /** The accounts, asked at most once per connection; a failed ask is logged, not repeated. */
 export class BitbucketOwnAccounts {
