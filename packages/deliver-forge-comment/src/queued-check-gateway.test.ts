@@ -5,7 +5,7 @@
  * their own progress and conclusion once they run.
  */
 import type { JsonObject } from '@webhook-gateway/core';
-import { waitFor } from '@webhook-gateway/core/testing';
+import { gate, waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { useGhGateway } from './test-support/gh-gateway.js';
@@ -17,15 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => forge.close());
 
-/** Lets the held runs go. */
-let release: () => void = () => undefined;
-const released = new Promise<void>((resolve) => {
-  release = resolve;
-});
+/** Opened to let the held runs go. */
+const held = gate();
 const gh = useGhGateway({
   certFile: () => forge.certFile,
   answer: (request) => `reviewed ${request.delivery.deliveryId}`,
-  hold: () => released,
+  hold: () => held.opened,
 });
 
 /** The opened pull request `number` of octo/repo, whose head commit is `sha`. */
@@ -91,7 +88,7 @@ describe('a queued review on the forge', () => {
     );
     expect(descriptions(shas[0] ?? '')).toEqual(['pending: Review in progress']);
 
-    release();
+    held.open();
     await gh.finished(3);
     const third = descriptions(shas[2] ?? '');
     // Whether it was told "Queued, 1st" depends on whether a pass saw it 1st before it started.

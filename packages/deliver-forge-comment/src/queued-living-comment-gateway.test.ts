@@ -6,7 +6,7 @@
  * without a comment gets none.
  */
 import type { JsonObject } from '@webhook-gateway/core';
-import { waitFor } from '@webhook-gateway/core/testing';
+import { gate, waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentMarker } from './living-comment.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
@@ -19,16 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => forge.close());
 
-/** Lets the held run go. */
-let release: () => void = () => undefined;
-const released = new Promise<void>((resolve) => {
-  release = resolve;
-});
+/** Opened to let the held run go. */
+const held = gate();
 const gh = useGhGateway({
   certFile: () => forge.certFile,
   answer: (request) => `reviewed ${request.delivery.deliveryId}`,
   // Only `held-1` is a slow agent: it holds the route's one slot until the test lets it go.
-  hold: (request) => (request.delivery.deliveryId === 'held-1' ? released : Promise.resolve()),
+  hold: (request) => (request.delivery.deliveryId === 'held-1' ? held.opened : Promise.resolve()),
 });
 
 /** The opened pull request `number` of octo/repo. */
@@ -111,7 +108,7 @@ describe('a queued review on its living comment', () => {
     await gh.store.resume('review');
     await commentBecomes(queued, 'the queued line back on the living comment');
 
-    release();
+    held.open();
     const records = await gh.finished(4);
     expect(records.map((r) => r.status)).toEqual(Array(4).fill('delivered'));
     expect(bodies(2)).toHaveLength(1);

@@ -1,7 +1,7 @@
 /** Signed Gitea and Forgejo webhooks in, the review on the fake Gitea out, through a whole gateway. */
 import { afterEach, describe, expect, it } from 'vitest';
 import giteaAuth, { signGiteaBody } from '@webhook-gateway/auth-gitea';
-import { waitFor } from '@webhook-gateway/core/testing';
+import { gate, waitFor } from '@webhook-gateway/core/testing';
 import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
@@ -129,14 +129,11 @@ describe('Gitea targets through a running gateway', () => {
   });
 
   it('a queued review shows its place, then the pause, at the top of the living comment', async () => {
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const slot = gate();
     // `held` is a slow agent on another pull request: it holds the route's one slot.
     const { gitea, running } = await start(
       { deliver: 'gitea_comment', deliver_extra: { mode: 'update' }, concurrency: 1 },
-      (deliveryId) => (deliveryId === 'held' ? released : Promise.resolve()),
+      (deliveryId) => (deliveryId === 'held' ? slot.opened : Promise.resolve()),
     );
     const forgejo = (id: string) =>
       signed('gitea/pull_request_reopened.forgejo.json', id, 'Forgejo');
@@ -177,7 +174,7 @@ describe('Gitea targets through a running gateway', () => {
     // The held pull request had no living comment: none was posted to say it waits.
     expect(gitea.comments.filter((c) => c.issue === 'jcitizen/my-repo#1')).toEqual([]);
 
-    release();
+    slot.open();
     expect((await running.finished('forgejo-2')).status).toBe('delivered');
     expect(living()).toHaveLength(1);
     expect(living()[0]?.body).toContain('delivery forgejo-2');

@@ -5,6 +5,7 @@ import {
   type GatewayConfig,
   type Logger,
 } from '@webhook-gateway/core';
+import { gate } from '@webhook-gateway/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createConfigReloader, type ReloadDeps } from './reload-config.js';
 
@@ -124,14 +125,13 @@ describe('createConfigReloader', () => {
   it('runs reloads one after another, so the last one asked for stays applied', async () => {
     const order: string[] = [];
     const configs = [configWith({ first: {} }), configWith({ second: {} })];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loadHeld = gate();
     let loads = 0;
     const { reload, running } = harness({
       load: async () => {
         const index = loads++;
         order.push(`load ${index}`);
-        if (index === 0) await gate;
+        if (index === 0) await loadHeld.opened;
         return configs[index] as GatewayConfig;
       },
       check: async (config) => {
@@ -141,7 +141,7 @@ describe('createConfigReloader', () => {
     });
     const first = reload('file change');
     const second = reload('SIGHUP');
-    release();
+    loadHeld.open();
     await Promise.all([first, second]);
     expect(order).toEqual(['load 0', 'check first', 'load 1', 'check second']);
     expect(Object.keys(running().platforms.webhook.extra.routes)).toEqual(['second']);
