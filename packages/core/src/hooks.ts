@@ -8,6 +8,7 @@ import {
   AsyncSeriesHook,
   AsyncSeriesWaterfallHook,
   HookMap,
+  SyncBailHook,
   SyncHook,
 } from 'tapable';
 import type { AgentConfig, GatewayConfig, ReviewSettings, RouteConfig } from './config/schema.js';
@@ -428,6 +429,14 @@ export interface GatewayHooks {
    */
   readonly deliveryWaiting: AsyncSeriesHook<[DeliveryWaitingRequest]>;
   /**
+   * Asked of each route with queued deliveries before any `deliveryWaiting`: `true` from the
+   * plugin whose `deliveryWaiting` tap shows that route's waiting deliveries (a check, a living
+   * comment). Only those routes' deliveries are told, and the standings are not worked out at
+   * all while no queued delivery's route shows: a busy queue on routes that show nothing costs
+   * nothing. Must not throw.
+   */
+  readonly routeShowsWaiting: SyncBailHook<[RouteConfig], true | undefined>;
+  /**
    * Called when a started delivery ends without its target: failed for good, silent, or (at
    * start-up) its attempt died with the gateway. A target that showed the review's state
    * completes it, so nothing stays in progress. A throw is logged.
@@ -470,6 +479,7 @@ export function createHooks(): GatewayHooks {
     deliver: new HookMap(() => new AsyncSeriesHook<[DeliverRequest]>(['request'])),
     attemptStarted: new AsyncSeriesHook<[DeliveryStateRequest]>(['request']),
     deliveryWaiting: new AsyncSeriesHook<[DeliveryWaitingRequest]>(['request']),
+    routeShowsWaiting: new SyncBailHook<[RouteConfig], true | undefined>(['route']),
     deliveryEnded: new AsyncSeriesHook<[DeliveryEndedRequest]>(['request']),
     requestHandled: new SyncHook<[RequestEvent]>(['event']),
     attemptFinished: new SyncHook<[AttemptEvent]>(['event']),

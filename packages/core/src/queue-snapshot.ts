@@ -31,18 +31,25 @@ export interface StandingsRead {
   now: number;
 }
 
+/** The queued rows the standings are worked out from, in order of arrival (no payloads). */
+export function readQueued(store: Pick<Store, 'queued'>): Promise<QueuedDelivery[]> {
+  return store.queued(0, MOST_QUEUED);
+}
+
 /**
  * The standings of the queued deliveries, as the journal has them at `now`, under `config`'s
  * limits. A route an operator paused holds its deliveries back (`paused`, with the pause's
- * reason), before the queue's own rules.
+ * reason), before the queue's own rules. `queuedRows` are the queued rows when already read
+ * (`readQueued`).
  */
 export async function readQueueStandings(
   store: Pick<Store, 'queued' | 'list' | 'pauses'>,
   config: GatewayConfig,
   now: number,
+  queuedRows?: QueuedDelivery[],
 ): Promise<StandingsRead> {
   const [queued, runningRows, pauses] = await Promise.all([
-    store.queued(0, MOST_QUEUED),
+    queuedRows ?? readQueued(store),
     store.list({ status: 'running', limit: MOST_RUNNING }),
     store.pauses(),
   ]);

@@ -13,16 +13,30 @@ let notices: WaitingNotices | undefined;
 afterEach(() => notices?.stop());
 
 const config = parseConfig({
-  platforms: { webhook: { extra: { routes: { reviews: { concurrency: 1 } } } } },
+  platforms: {
+    webhook: { extra: { routes: { reviews: { concurrency: 1 }, logs: { concurrency: 2 } } } },
+  },
 });
 
-async function accept(store: MemoryStore, deliveryId: string, number: number): Promise<string> {
+async function accept(
+  store: MemoryStore,
+  deliveryId: string,
+  number: number,
+  route = 'reviews',
+): Promise<string> {
   const result = await store.accept(
-    sampleDelivery({ deliveryId, orderKey: `reviews|octo/repo|${number}` }),
+    sampleDelivery({ deliveryId, route, orderKey: `${route}|octo/repo|${number}` }),
     3_600_000,
   );
   if (!result.accepted) throw new Error('not accepted');
   return result.record.id;
+}
+
+/** Hooks whose `reviews` route (concurrency 1) shows its waiting deliveries, as a check would. */
+function reviewsShowingHooks(): GatewayHooks {
+  const hooks = createHooks();
+  hooks.routeShowsWaiting.tap('test', (route) => (route.concurrency === 1 ? true : undefined));
+  return hooks;
 }
 
 /** Starts the passes every 50 ms over `store`, told to `hooks`. */
@@ -41,7 +55,7 @@ function startNotices(store: MemoryStore, hooks: GatewayHooks): void {
 describe('startWaitingNotices', () => {
   it('tells deliveryWaiting each waiting delivery’s place once, and again when it moves up', async () => {
     const store = new MemoryStore();
-    const hooks = createHooks();
+    const hooks = reviewsShowingHooks();
     const told: DeliveryWaitingRequest[] = [];
     hooks.deliveryWaiting.tapPromise('test', async (request) => {
       told.push(request);
@@ -70,7 +84,7 @@ describe('startWaitingNotices', () => {
 
   it('asks the credentials hook only for a tap that asks, once however many taps do', async () => {
     const store = new MemoryStore();
-    const hooks = createHooks();
+    const hooks = reviewsShowingHooks();
     const asked: string[] = [];
     hooks.credentials.tapPromise('test', async (_credentials, request) => {
       asked.push(request.delivery.id);
@@ -97,7 +111,7 @@ describe('startWaitingNotices', () => {
 
   it('tells a place again within the first ten only, and a pause or resume whatever the place', async () => {
     const store = new MemoryStore();
-    const hooks = createHooks();
+    const hooks = reviewsShowingHooks();
     const told: [string, number, boolean][] = [];
     hooks.deliveryWaiting.tapPromise('test', async ({ delivery, standing }) => {
       const paused = standing.reasons.some((reason) => reason.kind === 'paused');
@@ -133,5 +147,38 @@ describe('startWaitingNotices', () => {
     await store.resume(null);
     await waitFor(() => told.length >= 12 || undefined, 'the resume told');
     expect(told.some(([, , paused]) => paused)).toBe(false);
+  });
+
+  it('tells only the routes that show, and works out no standings while none queued does', async () => {
+    const store = new MemoryStore();
+    const hooks = reviewsShowingHooks();
+    const told: string[] = [];
+    hooks.deliveryWaiting.tapPromise('test', async ({ delivery }) => {
+      told.push(delivery.deliveryId);
+    });
+    let standingsReads = 0;
+    const list = store.list.bind(store);
+    store.list = (query) => {
+      standingsReads += 1;
+      return list(query);
+    };
+    // Three on `logs` waiting behind two running: nothing shows them.
+    for (let n = 1; n <= 5; n++) await accept(store, `log-${n}`, n, 'logs');
+    const [first, second] = (await store.queued(0, 2)).map((row) => row.id);
+    await store.markRunning(first ?? '', Date.now());
+    await store.markRunning(second ?? '', Date.now());
+    startNotices(store, hooks);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(told).toEqual([]);
+    expect(standingsReads).toBe(0);
+
+    // Two on `reviews`, one running: the waiting one is told, the `logs` ones still not.
+    const running = await accept(store, 'review-1', 1);
+    await accept(store, 'review-2', 2);
+    await store.markRunning(running, Date.now());
+    await waitFor(() => told.length >= 1 || undefined, 'the waiting review told');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(told).toEqual(['review-2']);
+    expect(standingsReads).toBeGreaterThan(0);
   });
 });

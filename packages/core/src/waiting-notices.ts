@@ -3,17 +3,19 @@
  * review's state on the forge can say "queued, 3rd" until the attempt starts. Every
  * `WAITING_PASS_MS` it works out the standings from the journal (`readQueueStandings`) and tells
  * each delivery that waits whenever its place (within the first `EXACT_PLACES`) or its pause
- * changed. On a shared store one gateway at a time
- * does it (`Store.tryLease`). Nothing is read while no plugin taps the hook.
+ * changed. Only deliveries whose route shows its waiting ones (`routeShowsWaiting`) are told,
+ * and while no queued delivery's route shows, the pass reads the queued rows and nothing more.
+ * On a shared store one gateway at a time does it (`Store.tryLease`). Nothing is read while no
+ * plugin taps the hooks.
  */
 import type { LiveConfig } from './config/live.js';
 import { errorMessage } from './errors.js';
 import type { Credentials, GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
-import { readQueueStandings } from './queue-snapshot.js';
+import { readQueued, readQueueStandings } from './queue-snapshot.js';
 import type { QueueStanding } from './queue-standing.js';
 import type { RouteResolver } from './routes.js';
-import type { Store } from './store.js';
+import type { QueuedDelivery, Store } from './store.js';
 
 /** How often the standings are worked out again. */
 const WAITING_PASS_MS = 2_000;
@@ -92,21 +94,45 @@ export function startWaitingNotices(deps: WaitingNoticesDeps): WaitingNotices {
     }
   }
 
+  /** The routes of `queued` whose waiting deliveries a plugin shows. */
+  async function showingRoutes(queued: readonly QueuedDelivery[]): Promise<Set<string>> {
+    const showing = new Set<string>();
+    for (const route of new Set(queued.map((row) => row.route))) {
+      const routeConfig = await deps.resolveRoute(route);
+      if (routeConfig && deps.hooks.routeShowsWaiting.call(routeConfig) === true) {
+        showing.add(route);
+      }
+    }
+    return showing;
+  }
+
   async function pass(): Promise<void> {
-    if (passing || stopping.signal.aborted || !deps.hooks.deliveryWaiting.isUsed()) return;
+    const { hooks } = deps;
+    if (passing || stopping.signal.aborted) return;
+    if (!hooks.deliveryWaiting.isUsed() || !hooks.routeShowsWaiting.isUsed()) return;
     passing = true;
     try {
       const { store } = deps;
       if (store.tryLease && !(await store.tryLease(LEASE_NAME, intervalMs * 3))) return;
-      // An empty queue, the usual case, costs one short read.
-      if ((await store.queued(0, 1)).length === 0) {
+      const queued = await readQueued(store);
+      const showing = await showingRoutes(queued);
+      // The usual case, an empty queue or one whose routes show nothing, ends here: the
+      // standings' other reads and the telling cost one journal read and a hook call per
+      // delivery, which a busy queue on a `log` route would pay every pass.
+      if (showing.size === 0) {
         told.clear();
         return;
       }
-      const { standings } = await readQueueStandings(store, deps.config.current(), Date.now());
+      const { standings } = await readQueueStandings(
+        store,
+        deps.config.current(),
+        Date.now(),
+        queued,
+      );
       for (const id of told.keys()) if (!standings.has(id)) told.delete(id);
       for (const standing of standings.values()) {
         if (stopping.signal.aborted) return;
+        if (!showing.has(standing.route)) continue;
         // One that starts now is about to show its own start (`attemptStarted`).
         if (standing.reasons.length === 0 || told.get(standing.id) === toldAs(standing)) continue;
         told.set(standing.id, toldAs(standing));

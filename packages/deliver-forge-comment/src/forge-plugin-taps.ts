@@ -58,13 +58,19 @@ export function tapReviewContext(
  * its review. `setCheck` never throws (a status is never worth a failed attempt).
  */
 export function tapCheckStatus(
-  hooks: Pick<GatewayHooks, 'deliveryWaiting' | 'attemptStarted' | 'deliveryEnded'>,
+  hooks: Pick<
+    GatewayHooks,
+    'routeShowsWaiting' | 'deliveryWaiting' | 'attemptStarted' | 'deliveryEnded'
+  >,
   plugin: string,
   targets: readonly string[],
   setCheck: (request: DeliveryStateRequest, status: CheckStatus) => Promise<void>,
 ): void {
+  const routeShowsCheck = (route: RouteConfig) =>
+    targets.includes(route.deliver) && checkIsOn(route.deliver_extra);
   const showsCheck = (request: Pick<DeliveryStateRequest, 'routeConfig'>) =>
-    targets.includes(request.routeConfig.deliver) && checkIsOn(request.routeConfig.deliver_extra);
+    routeShowsCheck(request.routeConfig);
+  hooks.routeShowsWaiting.tap(plugin, (route) => (routeShowsCheck(route) ? true : undefined));
   hooks.deliveryWaiting.tapPromise(plugin, async (request) => {
     if (!showsCheck(request)) return;
     const credentials = await request.credentials();

@@ -43,20 +43,20 @@ export const DELIVER_FORGE_COMMENT_PLUGIN_NAME = '@webhook-gateway/deliver-forge
  * //     deliver_extra: { repo: "{repository.full_name}", pr_number: "{number}" } } } } }
  * //   forge: { cli: gh, token: "${GH_TOKEN}" }
  */
+const FORGE_COMMENT_TARGETS: readonly string[] = [
+  FORGE_TARGET,
+  FORGE_REVIEW_TARGET,
+  ALTFORGE_TARGET,
+  ALTFORGE_REVIEW_TARGET,
+];
+
 const forgeCommentPlugin = definePlugin({
   name: DELIVER_FORGE_COMMENT_PLUGIN_NAME,
-  provides: {
-    targets: [FORGE_TARGET, FORGE_REVIEW_TARGET, ALTFORGE_TARGET, ALTFORGE_REVIEW_TARGET],
-  },
+  provides: { targets: [...FORGE_COMMENT_TARGETS] },
   platforms: { forge: forgeSettingsSchema, altforge: altforgeSettingsSchema },
   check: (config) => [
     ...commentModeProblems(config, [FORGE_TARGET, ALTFORGE_TARGET]),
-    ...checkSettingProblems(config, [
-      FORGE_TARGET,
-      FORGE_REVIEW_TARGET,
-      ALTFORGE_TARGET,
-      ALTFORGE_REVIEW_TARGET,
-    ]),
+    ...checkSettingProblems(config, FORGE_COMMENT_TARGETS),
   ],
   async setup({ hooks, config, serving, log, home }) {
     // The slices of the attempt's config, so a reload applies to the next delivery.
@@ -170,6 +170,11 @@ const forgeCommentPlugin = definePlugin({
         await startCheck(request, settings(request.config));
       }
     });
+    hooks.routeShowsWaiting.tap(DELIVER_FORGE_COMMENT_PLUGIN_NAME, (route) =>
+      asksCheck(route.deliver_extra) && FORGE_COMMENT_TARGETS.includes(route.deliver)
+        ? true
+        : undefined,
+    );
     hooks.deliveryWaiting.tapPromise(DELIVER_FORGE_COMMENT_PLUGIN_NAME, async (request) => {
       if (!asksCheck(request.routeConfig.deliver_extra)) return;
       const { routeShowsCheck, showQueuedCheck } = await import('./review-check.js');

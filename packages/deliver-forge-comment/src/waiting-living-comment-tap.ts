@@ -8,6 +8,7 @@ import {
   renderDeliverExtra,
   type DeliveryStateRequest,
   type GatewayHooks,
+  type RouteConfig,
 } from '@webhook-gateway/core';
 import { commentMode, type LivingCommentApi } from './living-comment.js';
 
@@ -26,7 +27,7 @@ export interface LivingCommentReach {
  * a failed delivery, nor another tap's status.
  */
 export function tapWaitingLivingComment(
-  hooks: Pick<GatewayHooks, 'deliveryWaiting'>,
+  hooks: Pick<GatewayHooks, 'routeShowsWaiting' | 'deliveryWaiting'>,
   plugin: string,
   targets: readonly string[],
   reach: (
@@ -34,11 +35,14 @@ export function tapWaitingLivingComment(
     extra: Record<string, unknown>,
   ) => Promise<LivingCommentReach | undefined>,
 ): void {
+  // Asked before rendering anything: a route without a mode posts new comments.
+  const mayUpdate = (route: RouteConfig) =>
+    targets.includes(route.deliver) && route.deliver_extra.mode !== undefined;
+  hooks.routeShowsWaiting.tap(plugin, (route) => (mayUpdate(route) ? true : undefined));
   hooks.deliveryWaiting.tapPromise(plugin, async (request) => {
     const { routeConfig, delivery, log } = request;
     const target = routeConfig.deliver;
-    // Asked before rendering anything: a route without a mode posts new comments.
-    if (!targets.includes(target) || routeConfig.deliver_extra.mode === undefined) return;
+    if (!mayUpdate(routeConfig)) return;
     try {
       const extra = renderDeliverExtra(routeConfig.deliver_extra, delivery.payload);
       if (commentMode(target, extra) !== 'update') return;
