@@ -11,6 +11,7 @@ import { hideMarkers } from './markers.js';
 import {
   BitbucketApiError,
   bitbucketCall,
+  isNotFound,
   sameOrigin,
   type BitbucketCallContext,
   type BitbucketDialect,
@@ -152,7 +153,7 @@ export function bitbucketApi(context: BitbucketCallContext) {
         );
         return answer.text;
       } catch (error) {
-        if (error instanceof BitbucketApiError && error.status === 404) return undefined;
+        if (isNotFound(error)) return undefined;
         throw error;
       }
     },

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { hideMarkers } from './markers.js';
 import type { BuildStatus } from './pull-request-calls.js';
 import {
-  BitbucketApiError,
   bitbucketCall,
+  isNotFound,
   type BitbucketCallContext,
   type BitbucketDialect,
 } from './rest-client.js';
@@ -205,7 +205,7 @@ export function dataCenterApi(context: BitbucketCallContext) {
         return (await call('GET', `${repoPath(repo)}/raw/${file}${at}`, undefined, { accept: RAW }))
           .text;
       } catch (error) {
-        if (error instanceof BitbucketApiError && error.status === 404) return undefined;
+        if (isNotFound(error)) return undefined;
         throw error;
       }
     },
