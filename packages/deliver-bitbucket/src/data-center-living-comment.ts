@@ -5,6 +5,7 @@
 import type { LivingCommentApi } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { DataCenterApi, DataCenterComment } from './data-center-api.js';
 import { commentVersions } from './data-center-comment-versions.js';
+import { showMarkers } from './markers.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 
 /** True when `bot` names the comment's author by name or slug. */
@@ -13,7 +14,8 @@ export function writtenBy(comment: DataCenterComment, bot: string): boolean {
 }
 
 /**
- * The living comment's calls on `pullRequest`: general comments only (not on a line). With `bot`
+ * The living comment's calls on `pullRequest`: general comments only (not on a line), their
+ * bodies with the markers as the gateway writes them (`showMarkers`). With `bot`
  * (`platforms.bitbucket.data_center.bot`), only that user's comments count as the route's own.
  */
 export function dataCenterLivingCommentApi(
@@ -30,7 +32,7 @@ export function dataCenterLivingCommentApi(
         .filter((comment) => comment.text.includes(marker))
         .filter((comment) => bot === undefined || writtenBy(comment, bot));
       for (const comment of marked) versions.remember(String(comment.id), comment.version);
-      return marked.map((comment) => ({ id: String(comment.id), body: comment.text }));
+      return marked.map((comment) => ({ id: String(comment.id), body: showMarkers(comment.text) }));
     },
     edit: (commentId, body) =>
       versions.change(commentId, async (version) => {

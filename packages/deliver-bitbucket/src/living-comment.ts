@@ -1,6 +1,7 @@
 /** A pull request's comments through Bitbucket Cloud's API, as the living comment needs them. */
 import type { LivingCommentApi } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { BitbucketApi, BitbucketComment } from './bitbucket-api.js';
+import { showMarkers } from './markers.js';
 import type { BitbucketPullRequest } from './pull-request.js';
 
 /** True when `bot` names the comment's author by uuid, account id or nickname. */
@@ -10,8 +11,9 @@ export function writtenBy(comment: BitbucketComment, bot: string): boolean {
 }
 
 /**
- * The living comment's calls on `pullRequest`: general comments only (not inline ones). With
- * `bot` (`platforms.bitbucket.bot`), only that account's comments count as the route's own.
+ * The living comment's calls on `pullRequest`: general comments only (not inline ones), their
+ * bodies with the markers as the gateway writes them (`showMarkers`). With `bot`
+ * (`platforms.bitbucket.bot`), only that account's comments count as the route's own.
  */
 export function bitbucketLivingCommentApi(
   api: BitbucketApi,
@@ -25,7 +27,7 @@ export function bitbucketLivingCommentApi(
       return comments
         .filter((comment) => comment.content.raw.includes(marker))
         .filter((comment) => bot === undefined || writtenBy(comment, bot))
-        .map((comment) => ({ id: String(comment.id), body: comment.content.raw }));
+        .map((comment) => ({ id: String(comment.id), body: showMarkers(comment.content.raw) }));
     },
     edit: (commentId, body) => api.editComment(repo, id, commentId, body),
     post: async (body) => {

@@ -2,7 +2,7 @@
 import { ConfigError, parseConfig } from '@webhook-gateway/core';
 import { describe, expect, it } from 'vitest';
 import plugin, { bitbucketConfigProblems, bitbucketSettingsSchema } from './index.js';
-import { hideMarkers } from './markers.js';
+import { hideMarkers, showMarkers } from './markers.js';
 import { dataCenterConnection } from './settings.js';
 
 function configWith(bitbucket: Record<string, unknown>, route: Record<string, unknown>) {
@@ -101,5 +101,22 @@ describe('hideMarkers', () => {
     ).toBe(
       '[//]: # (<!-- webhook-gateway:reviews -->)\nBody with <!-- webhook-gateway:x --> inline\n\n[//]: # (<!-- webhook-gateway:delivery d-1 -->)',
     );
+  });
+
+  const queued =
+    '<!-- webhook-gateway:reviews -->\n> ⏳ Queued, 2nd: … <!-- webhook-gateway:waiting -->\n\nThe review.\n\n<!-- webhook-gateway:delivery d-1 -->';
+  const hidden =
+    '[//]: # (<!-- webhook-gateway:reviews -->)\n> ⏳ Queued, 2nd: …\n\n[//]: # (<!-- webhook-gateway:waiting -->)\n\nThe review.\n\n[//]: # (<!-- webhook-gateway:delivery d-1 -->)';
+
+  it("puts a queued review's status line's marker on its own line below it", () => {
+    expect(hideMarkers(queued)).toBe(hidden);
+  });
+
+  it('showMarkers gives the comment back as the gateway wrote it, and hiding that again changes nothing', () => {
+    expect(showMarkers(hidden)).toBe(queued);
+    const delivered = hideMarkers('> a quote\n\n<!-- webhook-gateway:delivery d-1 -->');
+    expect(showMarkers(delivered)).toBe('> a quote\n\n<!-- webhook-gateway:delivery d-1 -->');
+    for (const text of [hidden, delivered, 'no marker', '[//]: # (<!-- webhook-gateway:x -->)'])
+      expect(hideMarkers(showMarkers(text))).toBe(text);
   });
 });

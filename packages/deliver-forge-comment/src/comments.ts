@@ -13,6 +13,7 @@ export {
   commentModeProblems,
   livingPartLimit,
   updateLivingComment,
+  WAITING_MARKER,
   type LivingCommentApi,
   type MarkedComment,
   type LivingCommentOutcome,

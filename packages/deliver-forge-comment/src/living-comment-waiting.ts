@@ -7,10 +7,7 @@
 import { gatewayMarker, type QueueStanding } from '@webhook-gateway/core';
 import { isPaused, queuedTitle } from './check-output.js';
 import { inTurn } from './in-turn.js';
-import { commentMarker, type LivingCommentApi } from './living-comment.js';
-
-/** Ends the status line, so the next status replaces it instead of stacking. */
-const WAITING_MARKER = '<!-- webhook-gateway:waiting -->';
+import { commentMarker, WAITING_MARKER, type LivingCommentApi } from './living-comment.js';
 
 /** A status line the gateway put in, with the blank line after it. */
 const WAITING_LINE = /^> [^\n]*<!-- webhook-gateway:waiting -->\n\n/;

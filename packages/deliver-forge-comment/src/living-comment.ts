@@ -15,6 +15,12 @@ export function commentMarker(route: string): string {
   return `<!-- webhook-gateway:${route} -->`;
 }
 
+/**
+ * Ends a queued review's status line (`living-comment-waiting.ts`), so the next status replaces
+ * it instead of stacking; a forge that hides markers its own way looks for it too.
+ */
+export const WAITING_MARKER = '<!-- webhook-gateway:waiting -->';
+
 const MODES = ['new', 'update'] as const;
 type CommentMode = (typeof MODES)[number];
 const isMode = (value: unknown): value is CommentMode => MODES.some((mode) => mode === value);
