@@ -22,8 +22,7 @@ import {
   type CheckStatus,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
-import { pullRequestCalls, type BitbucketDelivery } from './connect.js';
-import { resolveBitbucketPullRequest } from './pull-request.js';
+import { hookDelivery, type BitbucketDelivery } from './connect.js';
 import type { BuildStatus } from './pull-request-calls.js';
 import type { BitbucketSettings } from './settings.js';
 
@@ -75,13 +74,11 @@ export async function setBitbucketCheck(
   const target = request.routeConfig.deliver;
   try {
     const extra = renderDeliverExtra(request.routeConfig.deliver_extra, request.delivery.payload);
-    const pullRequest = resolveBitbucketPullRequest(target, extra, request.delivery.payload);
-    if (pullRequest.headSha === undefined) return;
-    const site = { options, signal: request.signal, log: request.log, target };
-    const found = pullRequestCalls(pullRequest, settings, site);
-    if (!found.ok) return;
-    const { calls } = found.delivery;
-    await calls.setBuildStatus(pullRequest.headSha, buildStatus(request, calls.page, status));
+    const delivery = hookDelivery(request, extra, settings, options, target);
+    const headSha = delivery?.pullRequest.headSha;
+    if (delivery === undefined || headSha === undefined) return;
+    const { calls } = delivery;
+    await calls.setBuildStatus(headSha, buildStatus(request, calls.page, status));
   } catch (error) {
     request.log.warn(
       { target, state: status.state, err: errorMessage(error) },

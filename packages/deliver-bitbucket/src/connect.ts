@@ -2,7 +2,7 @@
  * What every Bitbucket delivery starts with: its pull request, the Bitbucket it is on (Cloud or
  * Data Center, told by the payload), that Bitbucket's settings checked, and its calls.
  */
-import type { DeliverRequest, Logger } from '@webhook-gateway/core';
+import type { DeliverRequest, DeliveryStateRequest, Logger } from '@webhook-gateway/core';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { cloudPullRequestCalls } from './cloud-calls.js';
 import { dataCenterPullRequestCalls } from './data-center-calls.js';
@@ -28,7 +28,7 @@ interface CallSite {
  * The calls on `pullRequest`, on the Bitbucket it is on; or the key under `platforms.bitbucket`
  * that Bitbucket needs and is not set.
  */
-export function pullRequestCalls(
+function pullRequestCalls(
   pullRequest: BitbucketPullRequest,
   settings: BitbucketSettings,
   site: CallSite,
@@ -46,6 +46,24 @@ export function pullRequestCalls(
   if (!found.ok) return found;
   const calls = cloudPullRequestCalls({ ...site, connection: found.connection }, pullRequest);
   return { ok: true, delivery: { calls, pullRequest, bot: settings.bot } };
+}
+
+/**
+ * For a hook (`attemptStarted`, `deliveryWaiting`, …): the delivery's pull request and calls
+ * (`extra` is `deliver_extra` rendered against the payload), or undefined while its Bitbucket's
+ * settings lack the token or address.
+ */
+export function hookDelivery(
+  request: DeliveryStateRequest,
+  extra: Record<string, unknown>,
+  settings: BitbucketSettings,
+  options: HttpTargetOptions,
+  target: string,
+): BitbucketDelivery | undefined {
+  const pullRequest = resolveBitbucketPullRequest(target, extra, request.delivery.payload);
+  const site = { options, signal: request.signal, log: request.log, target };
+  const found = pullRequestCalls(pullRequest, settings, site);
+  return found.ok ? found.delivery : undefined;
 }
 
 /**

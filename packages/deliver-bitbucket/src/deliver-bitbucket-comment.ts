@@ -3,16 +3,17 @@
  * pull request, split at that Bitbucket's comment limit; with `deliver_extra.mode: update`, the
  * route's one living comment, found again by its (hidden) marker.
  */
-import type { DeliverRequest } from '@webhook-gateway/core';
+import type { DeliverRequest, DeliveryStateRequest } from '@webhook-gateway/core';
 import {
   commentBodies,
   commentMode,
   livingPartLimit,
   updateLivingComment,
+  type LivingCommentReach,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import type { HttpTargetOptions } from '@webhook-gateway/target-kit';
 import { withBuildStatus } from './commit-status.js';
-import { connectBitbucket } from './connect.js';
+import { connectBitbucket, hookDelivery } from './connect.js';
 import type { BitbucketSettings } from './settings.js';
 import { BITBUCKET_COMMENT_TARGET } from './target-names.js';
 
@@ -49,4 +50,21 @@ export async function deliverBitbucketComment(
     // A comment puts no remark on its line: the check lists them all in its summary.
     return [];
   });
+}
+
+/**
+ * The route's living comment on the delivery's pull request, on the Bitbucket it is on, for a
+ * hook (`extra` is `deliver_extra` rendered against the payload); undefined while that
+ * Bitbucket's settings lack the token or address.
+ */
+export function bitbucketLivingComment(
+  request: DeliveryStateRequest,
+  extra: Record<string, unknown>,
+  settings: BitbucketSettings,
+  options: HttpTargetOptions,
+): LivingCommentReach | undefined {
+  const delivery = hookDelivery(request, extra, settings, options, BITBUCKET_COMMENT_TARGET);
+  if (delivery === undefined) return undefined;
+  const { calls, bot } = delivery;
+  return { api: calls.livingComments(bot), limit: calls.commentLimit };
 }

@@ -1,16 +1,18 @@
 /**
- * A signed, recorded Bitbucket Data Center webhook (`pr:opened`) through a whole gateway:
- * anchored line comments, the summary and build statuses on the fake Data Center out.
+ * Signed, recorded Bitbucket Data Center webhooks (`pr:opened`) through a whole gateway:
+ * anchored line comments, the summary and build statuses on the fake Data Center out, and a
+ * queued review's place on the living comment while it waits.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '@webhook-gateway/core/testing';
+import type { JsonObject } from '@webhook-gateway/core';
+import { gate, waitFor } from '@webhook-gateway/core/testing';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
 import plugin from './index.js';
 import {
   startFakeBitbucketDataCenter,
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
-import { addedFileDiff, fixtureBytes } from './test-support/fixtures.js';
+import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
 import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'data-center-http-token-0123';
@@ -105,5 +107,120 @@ describe('Bitbucket Data Center targets through a running gateway', () => {
     );
     expect(states).toEqual(['INPROGRESS', 'FAILED']);
     expect(fake.statuses[1]?.description).toBe('The review failed');
+  });
+
+  it('a queued review shows its place, then the pause, at the top of the living comment', async () => {
+    const slot = gate();
+    fake = await startFakeBitbucketDataCenter({
+      token: TOKEN,
+      bot: 'review-bot',
+      pulls: Object.fromEntries(
+        [1, 2, 3].map((id) => [
+          `PROJ/repository#${id}`,
+          { diff: addedFileDiff('README.md', 1, 5) },
+        ]),
+      ),
+    });
+    const server = fake;
+    // `held` is a slow agent on pull request 2: it holds the route's one slot.
+    const running = await startSignedGateway({
+      plugins: [bitbucketAuth, plugin],
+      route: {
+        secret: SECRET,
+        events: ['pr:opened'],
+        deliver: 'bitbucket_comment',
+        deliver_extra: { mode: 'update' },
+        concurrency: 1,
+      },
+      platforms: { bitbucket: { data_center: { base_url: server.serverUrl, token: TOKEN } } },
+      answer: { summary: 'One remark.', lineComments: [] },
+      hold: (deliveryId) => (deliveryId === 'held' ? slot.opened : Promise.resolve()),
+    });
+    gateway = running;
+    /** The recorded pr:opened, about pull request `id` of PROJ/repository. */
+    const post = (deliveryId: string, id: number) => {
+      const payload = fixture('bitbucket/pr_opened.json');
+      const pullRequest = { ...(payload.pullRequest as JsonObject), id };
+      const body = Buffer.from(JSON.stringify({ ...payload, pullRequest }));
+      return running.post(
+        {
+          'X-Event-Key': 'pr:opened',
+          'X-Request-Id': deliveryId,
+          'X-Hub-Signature': signBitbucketBody(body, SECRET),
+        },
+        body,
+      );
+    };
+    const comments = (id: number) =>
+      server.comments.filter((c) => c.pull === `PROJ/repository#${id}`);
+
+    expect(await post('first', 1)).toBe(202);
+    expect((await running.finished('first')).status).toBe('delivered');
+    const [living] = comments(1);
+    const previous = living?.text ?? '';
+    const marker = '[//]: # (<!-- webhook-gateway:reviews -->)\n';
+    expect(previous.startsWith(marker)).toBe(true);
+
+    expect(await post('held', 2)).toBe(202);
+    await waitFor(
+      async () => (await running.store.list({})).some((r) => r.status === 'running'),
+      'the held run to start',
+    );
+    // The line's first edit is refused as out of date: the comment is read again, edited at
+    // the version it has now.
+    server.failNext((r) => r.method === 'PUT', {
+      status: 409,
+      body: {
+        errors: [
+          {
+            context: null,
+            message: 'You are attempting to modify a comment based on out-of-date information.',
+            exceptionName: 'com.atlassian.bitbucket.comment.CommentOutOfDateException',
+          },
+        ],
+      },
+    });
+    server.requests.length = 0;
+    // Pull request 3 (no comment yet) waits 1st, pull request 1 waits 2nd.
+    expect(await post('other', 3)).toBe(202);
+    expect(await post('second', 1)).toBe(202);
+    // Data Center escapes HTML: the line's marker is a link definition of its own, below it.
+    const below = `\n\n[//]: # (<!-- webhook-gateway:waiting -->)\n\n${previous.slice(marker.length)}`;
+    const line = (text: string) => `${marker}> ${text}${below}`;
+    const queued = line('⏳ Queued, 2nd: a new review starts when the ones ahead finish.');
+    const becomes = (text: string, what: string) =>
+      waitFor(
+        () => (comments(1).length === 1 && comments(1)[0]?.text === text) || undefined,
+        what,
+        {
+          timeoutMs: 20_000,
+          describe: () => JSON.stringify(comments(1)),
+        },
+      );
+    await becomes(queued, 'the queued line');
+    const edits = server.requests
+      .filter((r) => r.url.includes(`/comments/${living?.id}`))
+      .map((r) => r.method);
+    expect(edits).toEqual(['PUT', 'GET', 'PUT']);
+    // Told in order of place: 3 was told first, and has no comment to show it on.
+    expect(comments(3)).toEqual([]);
+    await running.store.pause('reviews', null, Date.now());
+    await becomes(
+      line(
+        '⏸ Paused by operator, queued 2nd: a new review starts once the operator resumes the route.',
+      ),
+      'the paused line',
+    );
+    await running.store.resume('reviews');
+    await becomes(queued, 'the queued line again');
+
+    slot.open();
+    expect((await running.finished('second')).status).toBe('delivered');
+    expect(comments(1)).toHaveLength(1);
+    expect(comments(1)[0]?.text).toContain('delivery second');
+    expect(comments(1)[0]?.text).not.toContain('webhook-gateway:waiting');
+    expect((await running.finished('other')).status).toBe('delivered');
+    expect(comments(3)).toHaveLength(1);
+    expect(comments(3)[0]?.text).not.toContain('webhook-gateway:waiting');
   });
 });

@@ -12,6 +12,7 @@ import {
   tapCheckStatus,
   tapCommandPermission,
   tapReviewContext,
+  tapWaitingLivingComment,
 } from '@webhook-gateway/deliver-forge-comment/comments';
 import { httpTargetOptionsSchema } from '@webhook-gateway/target-kit';
 import { bitbucketConfigProblems } from './config-problems.js';
@@ -125,6 +126,22 @@ const bitbucketPlugin = definePlugin({
     const setCheck = lazyTap(() => import('./commit-status.js'), 'setBitbucketCheck');
     tapCheckStatus(hooks, DELIVER_BITBUCKET_PLUGIN_NAME, BITBUCKET_TARGETS, (request, status) =>
       setCheck(request, settingsIn({ platforms }, request.config).bitbucket, options, status),
+    );
+    // mode: update: a queued review's place at the top of the living comment, on Cloud and
+    // Data Center alike (the payload tells which).
+    tapWaitingLivingComment(
+      hooks,
+      DELIVER_BITBUCKET_PLUGIN_NAME,
+      [BITBUCKET_COMMENT_TARGET],
+      async (request, extra) => {
+        const { bitbucketLivingComment } = await import('./deliver-bitbucket-comment.js');
+        return bitbucketLivingComment(
+          request,
+          extra,
+          settingsIn({ platforms }, request.config).bitbucket,
+          options,
+        );
+      },
     );
     // The loop guard's account asked at start, not at the first comment, where a loop can start.
     if (!serving) return;

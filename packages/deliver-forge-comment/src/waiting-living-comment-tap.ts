@@ -1,7 +1,7 @@
 /**
- * The tap every forge plugin with a `mode: update` comment target makes (gh, glab, Gitea): a
- * queued review's place at the top of the route's living comment. Apart from the check's taps,
- * so a gateway with no check loads none of the check's code for it.
+ * The tap every forge plugin with a `mode: update` comment target makes (gh, glab, Gitea,
+ * Bitbucket): a queued review's place at the top of the route's living comment. Apart from the
+ * check's taps, so a gateway with no check loads none of the check's code for it.
  */
 import {
   errorMessage,
