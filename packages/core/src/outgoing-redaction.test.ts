@@ -56,4 +56,22 @@ describe('outgoingRedactor', () => {
     expect(lineComments[0]?.body).toBe('inline the token');
     expect(redactions).toBe(1);
   });
+
+  it('keeps a config’s secrets until a reload, and takes each attempt’s own credentials', () => {
+    const env = { SERVICE_TOKEN: 'service-token-value' };
+    const first = outgoingRedactor(config, route, { GH_TOKEN: 'credential-of-first' }, env);
+    const second = outgoingRedactor(config, route, { GH_TOKEN: 'credential-of-second' }, env);
+    expect(first.redact('credential-of-second service-token-value').text).toBe(
+      `credential-of-second ${REDACTED}`,
+    );
+    expect(second.redact('credential-of-second').text).toBe(REDACTED);
+
+    // A reload makes a new config object: its new secret is redacted from the next attempt on.
+    const reloaded = { ...config, agent: { ...config.agent, api_key: 'reloaded-api-key' } };
+    const afterReload = outgoingRedactor(reloaded, route, {}, env);
+    expect(afterReload.redact('reloaded-api-key service-token-value').text).toBe(
+      `${REDACTED} ${REDACTED}`,
+    );
+    expect(first.redact('reloaded-api-key').text).toBe('reloaded-api-key');
+  });
 });

@@ -21,6 +21,29 @@ function namedEnvValues(value: unknown, env: NodeJS.ProcessEnv, depth = 0): stri
   });
 }
 
+/** The config's secrets and the environment's credentials, by environment, then by config. */
+const configSecretsMade = new WeakMap<object, WeakMap<GatewayConfig, readonly string[]>>();
+
+/**
+ * The config's secrets (wherever a key names one) and the credential-named variables of `env`,
+ * worked out once per config and environment: reading every variable of `process.env` cost more
+ * than the rest of an attempt's redaction, and a config only changes by a reload, which makes a
+ * new one (and reads the environment again).
+ */
+function configSecrets(config: GatewayConfig, env: NodeJS.ProcessEnv): readonly string[] {
+  let byConfig = configSecretsMade.get(env);
+  if (byConfig === undefined) {
+    byConfig = new WeakMap();
+    configSecretsMade.set(env, byConfig);
+  }
+  let secrets = byConfig.get(config);
+  if (secrets === undefined) {
+    secrets = [...secretsUnder(config), ...secretsInEnv(env), ...namedEnvValues(config, env)];
+    byConfig.set(config, secrets);
+  }
+  return secrets;
+}
+
 /**
  * A redactor for one attempt: the config's secrets (wherever a key names one), the route's, the
  * delivery's credentials (`GH_TOKEN`, an App's installation token) and the credential-named
@@ -33,12 +56,10 @@ export function outgoingRedactor(
   env: NodeJS.ProcessEnv,
 ): Redactor {
   const secrets = [
-    ...secretsUnder(config),
+    ...configSecrets(config, env),
     ...secretsUnder(routeConfig),
     ...routeSecrets(routeConfig, config),
     ...Object.values(credentials),
-    ...secretsInEnv(env),
-    ...namedEnvValues(config, env),
   ].filter((secret) => secret !== INSECURE_NO_AUTH);
   return createRedactor(secrets);
 }
