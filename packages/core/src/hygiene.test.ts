@@ -54,4 +54,33 @@ describe('cleanPayload', () => {
     });
     expect(cleanPayload({ body: 'plain «text» 👍 مرحبا' }, ON).notes).toEqual([]);
   });
+
+  it('takes out every hidden character alone in a string, and no other character', () => {
+    const hidden = new Set([
+      0x200b,
+      0x200c,
+      0x200d,
+      0x2060,
+      0xfeff,
+      0x180e,
+      0x200e,
+      0x200f,
+      0x061c,
+      ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+      ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+      ...Array.from({ length: 0x80 }, (_, i) => 0xe0000 + i),
+    ]);
+    const kept: number[] = [];
+    const missed: number[] = [];
+    const codePoints = [...Array.from({ length: 0x10000 }, (_, i) => i), ...hidden];
+    for (const codePoint of codePoints) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue; // halves of a pair
+      const text = `a${String.fromCodePoint(codePoint)}b`;
+      const cleaned = cleanPayload({ text }, ON).payload.text;
+      if (hidden.has(codePoint) && cleaned !== 'ab') missed.push(codePoint);
+      if (!hidden.has(codePoint) && cleaned !== text) kept.push(codePoint);
+    }
+    expect(missed).toEqual([]);
+    expect(kept).toEqual([]);
+  });
 });

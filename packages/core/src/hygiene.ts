@@ -27,6 +27,13 @@ const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 /** The Tags block (U+E0000–U+E007F): invisible, yet models read them as ASCII. */
 const TAGS = /[\u{E0000}-\u{E007F}]/gu;
 
+/**
+ * Whether a text holds anything above: most strings of a payload (URLs, names, shas) hold none,
+ * and one search spares them the four replacements.
+ */
+const ANY_HIDDEN =
+  /<!--|\u200B|\u200C|\u200D|\u2060|\uFEFF|\u180E|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|[\u{E0000}-\u{E007F}]/u;
+
 /** What hygiene does: on by default; each string capped at `maxFieldChars` when set. */
 export interface HygieneSettings {
   enabled: boolean;
@@ -44,6 +51,8 @@ function cleanString(
   maxFieldChars: number | undefined,
 ): { text: string; removed: Record<string, number> } {
   const removed: Record<string, number> = {};
+  const fits = maxFieldChars === undefined || text.length <= maxFieldChars;
+  if (fits && !ANY_HIDDEN.test(text)) return { text, removed };
   const take = (input: string, pattern: RegExp, kind: string): string =>
     input.replace(pattern, () => {
       removed[kind] = (removed[kind] ?? 0) + 1;
