@@ -2,9 +2,10 @@
  * Traces through the built CLI (`observability.otlp`): a receiver and a worker on Redis export to
  * a fake collector that decodes the protobuf exports. One delivery is one trace: the receiver's
  * request span and journal commit, the worker's attempt, queue wait, render, run, the model's and
- * the terminal's calls, the target and the outcome. A request's own `traceparent` is honoured, no
- * secret reaches a span, and a collector that is down fails no delivery: its spans are counted as
- * dropped on /metrics.
+ * the terminal's calls, the target and the outcome, and the outbox's POSTs (the `webhook`
+ * target's answer, a lifecycle event) from whichever process sent them. A request's own
+ * `traceparent` is honoured, no secret reaches a span, and a collector that is down fails no
+ * delivery: its spans are counted as dropped on /metrics.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,10 @@ import {
   startFakeOpenAI,
   type FakeOpenAI,
 } from '../../packages/agent/src/test-support/fake-openai.js';
+import {
+  startReceiver,
+  type TestReceiver,
+} from '../../packages/deliver-webhook/src/test-support/receiver.js';
 import { startFakeCollector, type FakeCollector, type ReceivedSpan } from '../support/fake-otlp.js';
 import { cleanupHomes, makeHome, waitFor, writeConfig } from '../support/gateway.js';
 import { pullRequestBody, startRole, type RoleProcess } from '../support/redis-gateways.js';
@@ -28,6 +33,9 @@ const ADMIN_TOKEN = 'traces-admin-token-9d8c7b6a5f4e3d2c';
 const MODEL = 'trace-model';
 // The chat service keeps its token in the URL's path: it must not reach a span.
 const CHAT_TOKEN = '123456:trace-chat-token-abcdefghijklmnop';
+const OUTBOUND_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+// The answers' endpoint keeps a token in its query: it must not reach a span either.
+const ENDPOINT_TOKEN = 'endpoint-query-token-7f3e9a1c';
 
 const prefix = uniquePrefix();
 let collector: FakeCollector;
@@ -35,6 +43,7 @@ let chat: FakeOpenAI;
 let receiver: RoleProcess;
 let worker: RoleProcess;
 let chatService: http.Server;
+let outbound: TestReceiver;
 
 beforeAll(async () => {
   if (!redis) return;
@@ -49,6 +58,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => chatService.listen(0, '127.0.0.1', resolve));
   const chatServiceUrl = `http://127.0.0.1:${(chatService.address() as AddressInfo).port}`;
+  // The endpoint of the `webhook` target answers each answer's first POST 503: two tries.
+  const answersSeen = new Set<string>();
+  outbound = await startReceiver(OUTBOUND_SECRET, (request) => {
+    if (!request.path.startsWith('/answers') || answersSeen.has(request.id)) return { status: 200 };
+    answersSeen.add(request.id);
+    return { status: 503 };
+  });
   const home = makeHome();
   const configFile = writeConfig(home, {
     store: { kind: 'redis', url: redis.url({ prefix }) },
@@ -58,11 +74,32 @@ beforeAll(async () => {
     },
     platforms: {
       telegram: { enabled: true, token: CHAT_TOKEN, api_base: chatServiceUrl },
+      webhook_target: {
+        endpoints: {
+          ops: {
+            url: `${outbound.origin}/answers?token=${ENDPOINT_TOKEN}`,
+            secret: OUTBOUND_SECRET,
+          },
+        },
+      },
       webhook: {
         extra: {
           secret: SECRET,
           admin: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
+          outbound: [
+            {
+              url: `${outbound.origin}/events`,
+              secret: OUTBOUND_SECRET,
+              events: ['delivered'],
+              routes: ['answers'],
+            },
+          ],
           routes: {
+            answers: {
+              events: ['pull_request'],
+              deliver: 'webhook',
+              deliver_extra: { endpoint: 'ops' },
+            },
             reviews: { events: ['pull_request'], deliver: 'log' },
             chat: {
               events: ['pull_request'],
@@ -84,6 +121,7 @@ afterAll(async () => {
   await Promise.all([receiver?.stop(), worker?.stop()]);
   await chat?.close();
   await new Promise((resolve) => chatService?.close(resolve));
+  await outbound?.close();
   await collector?.close();
   if (redis) await deleteKeys(redis.url(), prefix);
   await redis?.stop();
@@ -217,6 +255,69 @@ describe.skipIf(!redis)('traces of a delivery accepted by a receiver and run by 
       'http.response.status_code': 200,
     });
     expect(JSON.stringify(collector.spans())).not.toContain('trace-chat-token');
+  });
+
+  it("has each POST of the outbox in the delivery's trace: the answer's two tries and the lifecycle event", async () => {
+    chat.script(answer('An answer for the endpoint.'));
+    const deliveryId = newDeliveryId();
+    const sent = await sendForge(receiverUrl(), 'answers', {
+      body: pullRequestBody(12),
+      secret: SECRET,
+      event: 'pull_request',
+      deliveryId,
+    });
+    expect(sent.status).toBe(202);
+    const receive = named(await traceOf(deliveryId), 'webhook receive');
+    // The answer's 503 and its retry's 200, and the `delivered` event.
+    const sends = await waitFor(
+      () => {
+        const found = collector
+          .spans()
+          .filter((span) => span.traceId === receive.traceId && span.name === 'outbox send');
+        return found.length >= 3 && found;
+      },
+      "the outbox's POST spans",
+      { timeoutMs: 30_000 },
+    );
+    expect(sends).toHaveLength(3);
+    for (const span of sends) {
+      expect(span.parentSpanId).toBe(receive.spanId);
+      expect(span.kind).toBe(3);
+      expect(span.attributes['server.address']).toBe('127.0.0.1');
+      expect(span.attributes['http.request.method']).toBe('POST');
+    }
+    const answerTries = sends
+      .filter((span) => span.attributes['webhook_gateway.outbox.destination'] === 'endpoint:ops')
+      .sort((a, b) => a.startMs - b.startMs);
+    expect(
+      answerTries.map((span) => [
+        span.attributes['webhook_gateway.attempt'],
+        span.attributes['http.response.status_code'],
+        span.attributes['webhook_gateway.outcome'],
+        span.statusCode,
+      ]),
+    ).toEqual([
+      [1, 503, 'retry', 2],
+      [2, 200, 'sent', 0],
+    ]);
+    expect(answerTries[0]?.statusMessage).toBe('the receiver answered 503');
+    const event = sends.find((span) =>
+      String(span.attributes['webhook_gateway.outbox.destination']).startsWith('outbound:'),
+    );
+    expect(event?.attributes).toMatchObject({
+      'webhook_gateway.attempt': 1,
+      'http.response.status_code': 200,
+      'webhook_gateway.outcome': 'sent',
+    });
+    // Both tries of the answer reached the endpoint, as the spans say.
+    const answerPosts = outbound.received.filter(
+      (request) =>
+        request.path.startsWith('/answers') && request.json.data.delivery_id === deliveryId,
+    );
+    expect(answerPosts.map((request) => request.status)).toEqual([503, 200]);
+    const exported = JSON.stringify(collector.spans());
+    for (const secret of [ENDPOINT_TOKEN, OUTBOUND_SECRET, '/answers'])
+      expect(exported).not.toContain(secret);
   });
 
   it("continues the trace of the request's own traceparent", async () => {

@@ -114,6 +114,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       serving: true,
       store,
       queue,
+      ...(tracer ? { tracer } : {}),
     },
     () => config.current(),
   );

@@ -31,6 +31,7 @@ export type LifecycleFacts = Pick<
   | 'agent'
   | 'answer'
   | 'supersededBy'
+  | 'traceContext'
 >;
 
 /** Events whose `reason` is the row's last error (the failure, or why it was not run). */
@@ -107,7 +108,8 @@ export function outboxMessageId(): string {
 
 /**
  * The messages a change writes: one per subscriber of `plan` that wants `event`, about the row
- * as the change left it (`facts`), at `at`, kept a day (`OUTBOX_TTL_MS`).
+ * as the change left it (`facts`), at `at`, kept a day (`OUTBOX_TTL_MS`), with the row's trace
+ * context.
  */
 export function lifecycleMessages(
   plan: OutboundPlan | undefined,
@@ -124,5 +126,7 @@ export function lifecycleMessages(
       body: JSON.stringify(lifecycleBody(event, facts, at, subscription.includeAnswer)),
       createdAt: at,
       expiresAt: at + OUTBOX_TTL_MS,
+      // Its POSTs join the delivery's trace.
+      ...(facts.traceContext !== undefined ? { traceContext: facts.traceContext } : {}),
     }));
 }

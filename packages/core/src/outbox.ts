@@ -23,6 +23,11 @@ export interface NewOutboxMessage {
   createdAt: number;
   /** Dropped unsent at this time (ms). */
   expiresAt: number;
+  /**
+   * The W3C `traceparent` of the delivery it is about (with `observability.otlp`), so each of its
+   * POSTs is a span of that delivery's trace; absent when the delivery was not traced.
+   */
+  traceContext?: string;
 }
 
 /** A claimed message: what it is, and how its tries went so far. */

@@ -8,6 +8,7 @@ import type { ConfigProblem } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store.js';
+import type { GatewayTracer } from './tracing.js';
 
 /** What `setup` receives besides its options. */
 export interface PluginContext {
@@ -23,6 +24,12 @@ export interface PluginContext {
   store?: Store;
   /** Live counts of the delivery queue (absent when not serving). */
   queue?: QueueStats;
+  /**
+   * With `observability.otlp`, the gateway's tracer (its spans redacted by the log's rules), for
+   * work outside an attempt that belongs to a delivery's trace (the outbox's sender); absent
+   * otherwise. Inside an attempt, `traceStep` makes the spans.
+   */
+  tracer?: GatewayTracer;
 }
 
 /** How much work is waiting and running right now. */

@@ -1,30 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from './redaction.js';
 import { redactingTracer } from './trace-redaction.js';
-import type { GatewayTracer, TraceAttributes, TraceSpan, TraceSpanOptions } from './tracing.js';
-
-/** A tracer that keeps what it is handed. */
-function recordingTracer() {
-  const seen: { name: string; options: TraceSpanOptions; calls: unknown[][] }[] = [];
-  const tracer: GatewayTracer = {
-    startSpan(name, options = {}) {
-      const calls: unknown[][] = [];
-      seen.push({ name, options, calls });
-      const span: TraceSpan = {
-        setAttributes: (attributes: TraceAttributes) => calls.push(['attributes', attributes]),
-        addEvent: (event: string, attributes?: TraceAttributes) =>
-          calls.push(['event', event, attributes]),
-        recordError: (error: unknown) => calls.push(['error', (error as Error).message]),
-        end: () => calls.push(['end']),
-        traceparent: `00-${'1'.repeat(32)}-${String(seen.length).padStart(16, '0')}-01`,
-      };
-      return span;
-    },
-    onDropped: () => undefined,
-    shutdown: () => Promise.resolve(),
-  };
-  return { tracer, seen };
-}
+import { recordingTracer } from './testing/recording-tracer.js';
+import type { TraceSpan } from './tracing.js';
 
 describe('redactingTracer', () => {
   const secret = 'configured-secret-value-42';

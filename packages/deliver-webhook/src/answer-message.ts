@@ -37,5 +37,7 @@ export function answerMessage(
     body: JSON.stringify(body),
     createdAt: now,
     expiresAt: now + OUTBOX_TTL_MS,
+    // Its POSTs join the delivery's trace.
+    ...(delivery.traceContext !== undefined ? { traceContext: delivery.traceContext } : {}),
   };
 }

@@ -52,7 +52,10 @@ const webhookPlugin = definePlugin({
   platforms,
   options: webhookOptionsSchema,
   check: (config) => webhookTargetProblems(targetSettings(config), config),
-  setup({ hooks, log, store, serving, settings, currentConfig }, options): PluginInstance | void {
+  setup(
+    { hooks, log, store, serving, settings, currentConfig, tracer },
+    options,
+  ): PluginInstance | void {
     const deliverWebhook = lazyTap(() => import('./deliver-webhook.js'), 'deliverWebhook');
     hooks.deliver.for(WEBHOOK_TARGET).tapPromise(WEBHOOK_PLUGIN_NAME, async (request) => {
       if (!store) throw new Error('the webhook target needs the journal, and none is open');
@@ -65,6 +68,8 @@ const webhookPlugin = definePlugin({
       log,
       destinations: () => destinationsOf(currentConfig(), settings().webhook_target),
       options,
+      // Each POST a span of its delivery's trace, with `observability.otlp` only.
+      ...(tracer ? { tracer } : {}),
     });
     // What was just journaled may have written to the outbox: look now, not at the next poll.
     hooks.requestHandled.tap(WEBHOOK_PLUGIN_NAME, (event) => {

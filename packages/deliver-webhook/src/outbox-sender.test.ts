@@ -6,11 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OUTBOX_TTL_MS, silentLogger, type NewOutboxMessage } from '@webhook-gateway/core';
+import { recordingTracer } from '@webhook-gateway/core/testing';
 import { openSqliteStore, type SqliteStore } from '@webhook-gateway/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Destination } from './destinations.js';
 import { webhookOptionsSchema } from './options.js';
-import { OutboxSender } from './outbox-sender.js';
+import { OutboxSender, type OutboxSenderOptions } from './outbox-sender.js';
 import { startReceiver, type TestReceiver } from './test-support/receiver.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -41,9 +42,11 @@ function sender(
   store: SqliteStore,
   destinations: Record<string, Destination>,
   options: Record<string, unknown> = {},
+  more: Pick<OutboxSenderOptions, 'tracer'> = {},
 ): { sender: OutboxSender; settled: string[] } {
   const settled: string[] = [];
   const started = new OutboxSender({
+    ...more,
     store,
     log: silentLogger(),
     destinations: () => new Map(Object.entries(destinations)),
@@ -145,6 +148,57 @@ describe('the outbox sender', () => {
     expect(tries('m408')).toEqual([408, 200]);
     expect(tries('m429')).toEqual([429, 200]);
     expect(tries('m500')).toEqual([500, 503, 200]);
+  });
+
+  it("makes each POST a client span of its delivery's trace: the host, the status and the try, never the URL's secrets", async () => {
+    const store = openStore();
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const answers = [503, 200];
+    const ops = await receiver(SECRET, (request) => ({
+      status: request.id === 'msg_traced' ? (answers.shift() ?? 200) : 200,
+    }));
+    await store.enqueueOutbox([
+      { ...message('msg_traced', 'endpoint:ops'), traceContext: traceparent },
+      message('msg_untraced', 'endpoint:ops'),
+    ]);
+    const { tracer, seen } = recordingTracer();
+    const url = `${ops.origin.replace('//', '//ops-user:pa55-in-url@')}/in-path-token?key=in-query`;
+    const { settled } = sender(store, { 'endpoint:ops': { url, secret: SECRET } }, {}, { tracer });
+    const final = (entry: string) => entry.endsWith(' sent');
+    await until(() => (settled.filter(final).length === 2 ? true : undefined), 'both sent');
+
+    const spans = (id: string) =>
+      seen.filter((span) => span.options.attributes?.['webhook_gateway.outbox.message_id'] === id);
+    const traced = spans('msg_traced');
+    expect(traced.map((span) => [span.name, span.options.kind, span.options.parent])).toEqual([
+      ['outbox send', 'client', traceparent],
+      ['outbox send', 'client', traceparent],
+    ]);
+    expect(traced.map((span) => span.options.attributes)).toEqual(
+      [1, 2].map((attempt) => ({
+        'http.request.method': 'POST',
+        'server.address': '127.0.0.1',
+        'webhook_gateway.outbox.destination': 'endpoint:ops',
+        'webhook_gateway.outbox.message_id': 'msg_traced',
+        'webhook_gateway.attempt': attempt,
+      })),
+    );
+    expect(traced[0]?.calls).toEqual([
+      ['attributes', { 'http.response.status_code': 503, 'webhook_gateway.outcome': 'retry' }],
+      ['error', 'the receiver answered 503'],
+      ['end'],
+    ]);
+    expect(traced[1]?.calls).toEqual([
+      ['attributes', { 'http.response.status_code': 200, 'webhook_gateway.outcome': 'sent' }],
+      ['end'],
+    ]);
+    // A message of a delivery that was not traced: a span of its own trace.
+    const untraced = spans('msg_untraced');
+    expect(untraced).toHaveLength(1);
+    expect(untraced[0]?.options.parent).toBeUndefined();
+    const recorded = JSON.stringify(seen);
+    for (const secret of ['pa55-in-url', 'ops-user', 'in-path-token', 'in-query', SECRET])
+      expect(recorded).not.toContain(secret);
   });
 
   it("respects Retry-After: nothing reaches that receiver sooner, by the receiver's own clock", async () => {

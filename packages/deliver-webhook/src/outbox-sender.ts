@@ -7,6 +7,7 @@
  */
 import {
   errorMessage,
+  type GatewayTracer,
   type Logger,
   type OutboxMessage,
   type OutboxOutcome,
@@ -16,6 +17,7 @@ import type { Destination } from './destinations.js';
 import type { WebhookOptions } from './options.js';
 import { retryDelayMs, type PostOutcome } from './post-outcome.js';
 import type { SignedPost } from './post-signed.js';
+import { tracedPost } from './post-span.js';
 
 /** Sends one message; throws only when `signal` (the sender stopping) aborted it. */
 export type Post = (post: SignedPost, signal: AbortSignal) => Promise<PostOutcome>;
@@ -32,6 +34,11 @@ export interface OutboxSenderOptions {
   closePost?: () => Promise<void>;
   now?: () => number;
   random?: () => number;
+  /**
+   * With `observability.otlp`: each POST is a span of its message's delivery's trace. None: no
+   * tracing work at all.
+   */
+  tracer?: GatewayTracer;
   /** Told each message's fate once the store has it (for tests and metrics). */
   settled?: (message: OutboxMessage, settlement: Settlement) => void;
 }
@@ -194,12 +201,20 @@ export class OutboxSender {
       return;
     }
     const post = await this.poster();
+    const signed = {
+      url: destination.url,
+      secret: destination.secret,
+      id: message.id,
+      body: message.body,
+    };
+    const { tracer } = this.deps;
     let outcome: PostOutcome;
     try {
-      outcome = await post(
-        { url: destination.url, secret: destination.secret, id: message.id, body: message.body },
-        this.stopping.signal,
-      );
+      outcome = tracer
+        ? await tracedPost(tracer, message, destination.url, () =>
+            post(signed, this.stopping.signal),
+          )
+        : await post(signed, this.stopping.signal);
     } catch (error) {
       if (!this.isStopping) throw error;
       // Stopping: released, due at once for the next start; this try is not counted.

@@ -12,6 +12,7 @@ describe('outcomeOfAnswer', () => {
     expect(outcomeOfAnswer(503, '7')).toEqual({
       kind: 'retry',
       reason: 'the receiver answered 503',
+      status: 503,
       retryAfterMs: 7000,
     });
     const now = Date.parse('2026-01-01T00:00:00Z');
@@ -23,6 +24,7 @@ describe('outcomeOfAnswer', () => {
       expect(outcomeOfAnswer(status, undefined)).toEqual({
         kind: 'retry',
         reason: `the receiver answered ${status}`,
+        status,
       });
     }
   });
@@ -31,6 +33,7 @@ describe('outcomeOfAnswer', () => {
     for (const status of [400, 401, 403, 404, 410, 413, 422]) {
       expect(outcomeOfAnswer(status, '5').kind, String(status)).toBe('give_up');
     }
+    expect(outcomeOfAnswer(404, undefined)).toMatchObject({ kind: 'give_up', status: 404 });
     expect(outcomeOfAnswer(301, undefined)).toMatchObject({
       kind: 'give_up',
       reason: expect.stringContaining('redirect') as string,

@@ -4,12 +4,13 @@
  */
 import { parseRetryAfter } from '@webhook-gateway/target-kit';
 
+/** `status`: the receiver's HTTP status, absent when it did not answer (for the POST's span). */
 export type PostOutcome =
   | { kind: 'sent'; status: number }
   /** A retry may work: a 5xx, 408, 429, no answer. `retryAfterMs`: what the receiver asked. */
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number; status?: number }
   /** A retry cannot fix it: a 4xx other than 408 and 429, or a redirect. */
-  | { kind: 'give_up'; reason: string };
+  | { kind: 'give_up'; reason: string; status: number };
 
 /** The outcome of an HTTP answer with `status` and its `Retry-After` header, if any. */
 export function outcomeOfAnswer(
@@ -23,6 +24,7 @@ export function outcomeOfAnswer(
     return {
       kind: 'retry',
       reason: `the receiver answered ${status}`,
+      status,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     };
   }
@@ -30,11 +32,13 @@ export function outcomeOfAnswer(
     return {
       kind: 'give_up',
       reason: `the receiver answered ${status}, a redirect, which is not followed: set the URL it points to`,
+      status,
     };
   }
   return {
     kind: 'give_up',
     reason: `the receiver answered ${status}, which a retry cannot change`,
+    status,
   };
 }
 

@@ -13,7 +13,8 @@ import { RedisScript } from './script.js';
  * `coalescedTiming` in Lua (its `nextAttemptAt`, `burstStartedAt` and `coalesced`).
  * With lifecycle events (ARGV[9] not empty: `{prefix, accepted, superseded}`), the same script
  * adds the new row's `accepted` messages and, for each row it supersedes, one message per
- * template of `superseded`: the template's body with that row's own facts filled in.
+ * template of `superseded`: the template's body with that row's own facts filled in, and that
+ * row's trace context.
  * KEYS: 1 idempotency key, 2 seq counter, 3 delivery hash, 4 all, 5 status:queued, 6 route,
  *       7 route-status:queued, 8 delivery-id, 9 the pull request's line (used when ARGV[3] is 1),
  *       10 status:superseded, 11 route-status:superseded, 12 finished, 13 outbox due,
@@ -38,7 +39,8 @@ if ARGV[3] == '1' and ARGV[4] == '1' then
   for _, id in ipairs(redis.call('ZRANGE', KEYS[9], 0, -1)) do
     local row = ARGV[5] .. id
     local fields = redis.call('HMGET', row, 'status', 'startedAt', 'seq', 'receivedAt',
-      'burstStartedAt', 'coalesced', 'route', 'deliveryId', 'event', 'action', 'maxAttempts')
+      'burstStartedAt', 'coalesced', 'route', 'deliveryId', 'event', 'action', 'maxAttempts',
+      'traceContext')
     if fields[1] == 'queued' and not fields[2] then
       burst = math.min(burst, tonumber(fields[5] or fields[4]))
       coalesced = coalesced + tonumber(fields[6] or '0') + 1
@@ -64,7 +66,7 @@ if ARGV[3] == '1' and ARGV[4] == '1' then
           addOutbox(events.prefix, KEYS[13], KEYS[14], {
             id = 'msg_' .. ARGV[2] .. '_' .. id .. '_' .. k, destination = template.destination,
             body = cjson.encode(body), createdAt = template.createdAt,
-            expiresAt = template.expiresAt })
+            expiresAt = template.expiresAt, traceContext = fields[12] or nil })
         end
       end
     end

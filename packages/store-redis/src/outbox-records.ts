@@ -17,6 +17,7 @@ const outboxHashSchema = z.object({
   attempts: intField,
   lastError: z.string().optional(),
   claim: z.string(),
+  traceContext: z.string().optional(),
 });
 
 const claimReplySchema = z.tuple([z.number().int(), z.array(z.array(z.string()))]);
@@ -35,8 +36,12 @@ export function outboxClaimFromReply(reply: unknown, prefix: string): OutboxClai
         `the outbox message at Redis key "${prefix}${hash.id ?? '?'}" is damaged: ${problems.join('; ')}; delete the key`,
       );
     }
-    const { lastError, ...rest } = message.data;
-    return { ...rest, lastError: lastError ?? null };
+    const { lastError, traceContext, ...rest } = message.data;
+    return {
+      ...rest,
+      lastError: lastError ?? null,
+      ...(traceContext !== undefined ? { traceContext } : {}),
+    };
   });
   return { expired, messages };
 }

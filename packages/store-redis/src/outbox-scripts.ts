@@ -5,8 +5,8 @@
 import { RedisScript } from './script.js';
 
 /**
- * A Lua function: adds one message (`{id, destination, body, createdAt, expiresAt}`, strings)
- * unless its id is there already; due at its `createdAt`.
+ * A Lua function: adds one message (`{id, destination, body, createdAt, expiresAt,
+ * traceContext?}`, strings) unless its id is there already; due at its `createdAt`.
  */
 export const ADD_OUTBOX_LUA = `
 local function addOutbox(prefix, dueKey, expiresKey, m)
@@ -14,6 +14,7 @@ local function addOutbox(prefix, dueKey, expiresKey, m)
   if redis.call('EXISTS', key) == 1 then return end
   redis.call('HSET', key, 'id', m.id, 'destination', m.destination, 'body', m.body,
     'createdAt', m.createdAt, 'expiresAt', m.expiresAt, 'attempts', '0')
+  if m.traceContext then redis.call('HSET', key, 'traceContext', m.traceContext) end
   redis.call('ZADD', dueKey, m.createdAt, m.id)
   redis.call('ZADD', expiresKey, m.expiresAt, m.id)
 end

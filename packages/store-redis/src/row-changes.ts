@@ -56,6 +56,7 @@ export interface OutboxEntry {
   body: string;
   createdAt: string;
   expiresAt: string;
+  traceContext?: string;
 }
 
 export function outboxEntry(message: NewOutboxMessage): OutboxEntry {
@@ -65,6 +66,7 @@ export function outboxEntry(message: NewOutboxMessage): OutboxEntry {
     body: message.body,
     createdAt: String(message.createdAt),
     expiresAt: String(message.expiresAt),
+    ...(message.traceContext !== undefined ? { traceContext: message.traceContext } : {}),
   };
 }
 

@@ -354,6 +354,7 @@ const outboxRowSchema = z.object({
   attempts: z.number().int(),
   last_error: z.string().nullable(),
   claim: z.string(),
+  trace_context: z.string().nullable(),
 });
 
 /** A claimed `outbox` row as the core's `OutboxMessage`. */
@@ -370,5 +371,6 @@ export function outboxFromRow(row: unknown): OutboxMessage {
     attempts: r.attempts,
     lastError: r.last_error,
     claim: r.claim,
+    ...(r.trace_context !== null ? { traceContext: r.trace_context } : {}),
   };
 }

@@ -379,6 +379,14 @@ const traceContextColumn: Migration = (db) => {
   db.exec('ALTER TABLE deliveries ADD COLUMN trace_context TEXT');
 };
 
+/**
+ * 20: an outbox message's trace context, its delivery's `traceparent` (with `observability.otlp`),
+ * so its POSTs join that delivery's trace; NULL when the delivery was not traced.
+ */
+const outboxTraceContextColumn: Migration = (db) => {
+  db.exec('ALTER TABLE outbox ADD COLUMN trace_context TEXT');
+};
+
 /** Every migration in order; append new ones, never edit a released one. */
 export const migrations: readonly Migration[] = [
   createJournal,
@@ -400,6 +408,7 @@ export const migrations: readonly Migration[] = [
   safetyColumn,
   pausesTable,
   traceContextColumn,
+  outboxTraceContextColumn,
 ];
 
 /** The schema version this code writes. */

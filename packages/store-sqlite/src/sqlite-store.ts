@@ -610,6 +610,7 @@ export class SqliteStore implements Store {
       body: message.body,
       created_at: message.createdAt,
       expires_at: message.expiresAt,
+      trace_context: message.traceContext ?? null,
     });
   }
 

@@ -30,6 +30,7 @@ interface OutboxInsert {
   body: string;
   created_at: number;
   expires_at: number;
+  trace_context: string | null;
 }
 
 /** The bind parameters of a `subscriptions` row. */
@@ -292,14 +293,16 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     removePause: db.prepare<[string]>('DELETE FROM pauses WHERE route = ?'),
     insertOutbox: db.prepare<OutboxInsert>(
-      `INSERT OR IGNORE INTO outbox (id, destination, body, created_at, expires_at, due_at)
-       VALUES (@id, @destination, @body, @created_at, @expires_at, @created_at)`,
+      `INSERT OR IGNORE INTO outbox
+         (id, destination, body, created_at, expires_at, due_at, trace_context)
+       VALUES (@id, @destination, @body, @created_at, @expires_at, @created_at, @trace_context)`,
     ),
     dropExpiredOutbox: db.prepare<{ now: number }>('DELETE FROM outbox WHERE expires_at <= @now'),
     claimOutbox: db.prepare<{ now: number; limit: number; claim: string; lease_end: number }>(
       `UPDATE outbox SET due_at = @lease_end, claim = @claim
        WHERE id IN (SELECT id FROM outbox WHERE due_at <= @now ORDER BY due_at LIMIT @limit)
-       RETURNING id, destination, body, created_at, expires_at, attempts, last_error, claim`,
+       RETURNING id, destination, body, created_at, expires_at, attempts, last_error, claim,
+         trace_context`,
     ),
     settleOutboxDone: db.prepare<{ id: string; claim: string }>(
       'DELETE FROM outbox WHERE id = @id AND claim = @claim',

@@ -217,6 +217,57 @@ export const outboxChecks = [
   ),
 
   check(
+    'an outbox message keeps the trace context of its delivery, and has none when it was not traced',
+    async (c) => {
+      const ranTrace = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const waitingTrace = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const newestTrace = '00-5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b-1a2b3c4d5e6f7a8b-00';
+      const ran = acceptedRecord(
+        await c.store.accept(c.delivery({ traceContext: ranTrace }), HOUR_MS, PLAN),
+      );
+      await c.store.markRunning(ran.id, c.t0 + 1);
+      await c.store.markDelivered(ran.id, c.t0 + 2, 'delivered', PLAN);
+      const untraced = acceptedRecord(await c.store.accept(c.delivery(), HOUR_MS, PLAN));
+      await c.store.markRunning(untraced.id, c.t0 + 3);
+      await c.store.markFailed(untraced.id, 'no such target', c.t0 + 4, PLAN);
+      // A superseded row's event carries that row's trace, not the superseding one's.
+      const waiting = acceptedRecord(
+        await c.store.accept(c.delivery({ traceContext: waitingTrace }), HOUR_MS, PLAN),
+      );
+      const newest = acceptedRecord(
+        await c.store.accept(
+          c.delivery({ supersede: true, traceContext: newestTrace, receivedAt: c.t0 + 5 }),
+          HOUR_MS,
+          PLAN,
+        ),
+      );
+      await c.store.enqueueOutbox([
+        { ...message('answer-traced', c.t0 + 6), traceContext: ranTrace },
+        message('answer-untraced', c.t0 + 6),
+      ]);
+
+      const messages = await claimAll(c.store, c.t0 + 100);
+      const traceOf = (row: string, event: string) =>
+        find(messages, 'outbound:all', row, event).traceContext;
+      assert.equal(traceOf(ran.id, 'accepted'), ranTrace);
+      assert.equal(traceOf(ran.id, 'delivered'), ranTrace);
+      assert.equal(
+        find(messages, 'outbound:delivered', ran.id, 'delivered').traceContext,
+        ranTrace,
+      );
+      assert.equal(traceOf(untraced.id, 'accepted'), undefined);
+      assert.equal(traceOf(untraced.id, 'dead'), undefined);
+      assert.equal('traceContext' in find(messages, 'outbound:all', untraced.id, 'dead'), false);
+      assert.equal(traceOf(waiting.id, 'superseded'), waitingTrace);
+      assert.equal(traceOf(newest.id, 'accepted'), newestTrace);
+      const answers = new Map(messages.map((m) => [m.id, m]));
+      assert.equal(answers.get('answer-traced')?.traceContext, ranTrace);
+      assert.equal(answers.get('answer-untraced')?.traceContext, undefined);
+      assert.equal('traceContext' in (answers.get('answer-untraced') ?? {}), false);
+    },
+  ),
+
+  check(
     'claimOutbox leases due messages: no other claim takes them until the lease ends',
     async (c) => {
       await c.store.enqueueOutbox([message('m-1', c.t0), message('m-2', c.t0 + 5)]);
