@@ -20,7 +20,11 @@ import {
   startReceiver,
   type TestReceiver,
 } from '../../packages/deliver-webhook/src/test-support/receiver.js';
-import { startFakeCollector, type FakeCollector, type ReceivedSpan } from '../support/fake-otlp.js';
+import {
+  startFakeCollector,
+  type FakeCollector,
+  type ReceivedSpan,
+} from '../../packages/tracing/src/test-support/fake-collector.js';
 import { cleanupHomes, makeHome, waitFor, writeConfig } from '../support/gateway.js';
 import { pullRequestBody, startRole, type RoleProcess } from '../support/redis-gateways.js';
 import { deleteKeys, findTestRedis, uniquePrefix } from '../support/redis-server.js';

@@ -7,12 +7,12 @@
 import { warningCollector } from '@webhook-gateway/core/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOtlpTracer, type TracerLimits } from './otlp-tracer.js';
-import { startOtlpReceiver, type OtlpReceiver } from './test-support/otlp-receiver.js';
+import { startFakeCollector, type FakeCollector } from './test-support/fake-collector.js';
 
-let receiver: OtlpReceiver | undefined;
+let collector: FakeCollector | undefined;
 afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
+  await collector?.close();
+  collector = undefined;
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,9 +44,9 @@ function endSpans(tracer: ReturnType<typeof createOtlpTracer>, from: number, cou
 
 describe('spans dropped on the way to the collector', () => {
   it('counts the queue-full drops at once and the timed-out exports after, all of them', async () => {
-    receiver = await startOtlpReceiver({ answerAfterMs: 'never' });
+    collector = await startFakeCollector({ answerAfterMs: 'never' });
     const limits = { maxQueueSize: 40, maxExportBatchSize: 10, exportTimeoutMillis: 2000 };
-    const { tracer, warnings, dropped } = tracerFor(receiver.endpoint, limits);
+    const { tracer, warnings, dropped } = tracerFor(collector.endpoint, limits);
     const made = 400;
 
     const endingMs = endSpans(tracer, 0, made);
@@ -60,8 +60,8 @@ describe('spans dropped on the way to the collector', () => {
     // The queued spans go out at the stop and time out too.
     await tracer.shutdown().catch(() => undefined);
     await settle(() => dropped() >= made, 10_000);
-    expect(receiver.exports()).toBeGreaterThan(0);
-    expect(receiver.received()).toEqual([]);
+    expect(collector.exports()).toBeGreaterThan(0);
+    expect(collector.spans()).toEqual([]);
     expect(dropped()).toBe(made);
     expect(warnings().map((w) => w.message)).toContainEqual(
       expect.stringContaining('trace queue is full'),
@@ -69,9 +69,9 @@ describe('spans dropped on the way to the collector', () => {
   });
 
   it('counts what a slow collector could not take: received + dropped = made', async () => {
-    receiver = await startOtlpReceiver({ answerAfterMs: 100 });
+    collector = await startFakeCollector({ answerAfterMs: 100 });
     const limits = { maxQueueSize: 40, maxExportBatchSize: 10, scheduledDelayMillis: 10 };
-    const { tracer, dropped } = tracerFor(receiver.endpoint, limits);
+    const { tracer, dropped } = tracerFor(collector.endpoint, limits);
     const bursts = 10;
     const perBurst = 100;
     for (let burst = 0; burst < bursts; burst++) {
@@ -81,9 +81,9 @@ describe('spans dropped on the way to the collector', () => {
     }
     await tracer.shutdown();
     const made = bursts * perBurst;
-    await settle(() => receiver!.received().length + dropped() >= made, 10_000);
+    await settle(() => collector!.spans().length + dropped() >= made, 10_000);
 
-    const received = receiver.received();
+    const received = collector.spans().map((span) => span.name);
     expect(new Set(received).size).toBe(received.length);
     for (const name of received) expect(name).toMatch(/^span-\d+$/);
     expect(received.length).toBeGreaterThan(0);

@@ -2,8 +2,9 @@
  * A fake OpenTelemetry collector: a real HTTP server on 127.0.0.1 that takes OTLP/HTTP trace
  * exports (`POST /v1/traces`, `application/x-protobuf`), decodes each with protobufjs against the
  * OTLP trace messages (the field numbers of opentelemetry-proto's trace.proto, common.proto,
- * resource.proto and trace_service.proto, v1), and keeps the spans. `down` answers every export
- * 503, so the exporter's spans are dropped.
+ * resource.proto and trace_service.proto, v1), and keeps the spans of the exports it answered
+ * 200 while the exporter still waited: the spans that arrived. `down` answers every export 503;
+ * `answerAfterMs` answers late, or never, so the exporter gives up and drops them.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -162,8 +163,10 @@ export interface FakeCollector {
   /** The base URL, as `observability.otlp.endpoint` takes it. */
   endpoint: string;
   spans(): ReceivedSpan[];
-  /** Every export's headers, in order. */
+  /** Every answered export's headers, in order. */
   exportHeaders(): http.IncomingHttpHeaders[];
+  /** How many exports came in, answered or not. */
+  exports(): number;
   /** How many exports were refused while down. */
   refused(): number;
   /** While down, every export is answered 503 and nothing is kept. */
@@ -171,19 +174,33 @@ export interface FakeCollector {
   close(): Promise<void>;
 }
 
-export async function startFakeCollector(): Promise<FakeCollector> {
+/** How the collector answers: at once (the default), after a delay, or never. */
+export interface FakeCollectorOptions {
+  answerAfterMs?: number | 'never';
+}
+
+export async function startFakeCollector(
+  options: FakeCollectorOptions = {},
+): Promise<FakeCollector> {
+  const answerAfterMs = options.answerAfterMs ?? 0;
   const spans: ReceivedSpan[] = [];
   const headers: http.IncomingHttpHeaders[] = [];
   let down = false;
   let refused = 0;
+  let exports = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let exporterGaveUp = false;
+    res.on('close', () => {
+      if (!res.writableFinished) exporterGaveUp = true;
+    });
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces') {
         res.writeHead(404).end();
         return;
       }
+      exports++;
       if (down) {
         refused++;
         res.writeHead(503, { 'Content-Type': 'text/plain' }).end('down');
@@ -193,10 +210,17 @@ export async function startFakeCollector(): Promise<FakeCollector> {
         res.writeHead(415).end();
         return;
       }
-      headers.push(req.headers);
-      spans.push(...decodeExport(Buffer.concat(chunks)));
-      // An empty ExportTraceServiceResponse.
-      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end(Buffer.alloc(0));
+      if (answerAfterMs === 'never') return;
+      const answer = () => {
+        // The exporter gave up (its timeout): these spans did not arrive.
+        if (exporterGaveUp) return;
+        headers.push(req.headers);
+        spans.push(...decodeExport(Buffer.concat(chunks)));
+        // An empty ExportTraceServiceResponse.
+        res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end(Buffer.alloc(0));
+      };
+      if (answerAfterMs === 0) answer();
+      else setTimeout(answer, answerAfterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -205,6 +229,7 @@ export async function startFakeCollector(): Promise<FakeCollector> {
     endpoint: `http://127.0.0.1:${port}`,
     spans: () => [...spans],
     exportHeaders: () => [...headers],
+    exports: () => exports,
     refused: () => refused,
     setDown(value) {
       down = value;
