@@ -5,7 +5,10 @@
  * and the share of each package (inclusive). Not part of `npm run bench`; a tool for whoever
  * makes it faster. `--keep=DIR` copies every thread's profile there (Chrome DevTools opens them).
  *
- *   node bench/profile-gateway.mjs [seconds] [--keep=DIR] [--drain=SECONDS (10)]
+ * `--traced` exports every span to a stand-in collector (`observability.otlp`), for what tracing
+ * costs.
+ *
+ *   node bench/profile-gateway.mjs [seconds] [--keep=DIR] [--drain=SECONDS (10)] [--traced]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,11 +17,13 @@ import { gatewayConfig, ROUTE } from './lib/gateway-config.mjs';
 import { runLoad } from './lib/load.mjs';
 import { runWrk, wrkInstalled } from './lib/wrk.mjs';
 import { progress } from './lib/log.mjs';
+import { startOtlpSink } from './lib/otlp-sink.mjs';
 import { cliPath, cpuSeconds, killAll, makeHome, removeHome, spawnListening } from './lib/proc.mjs';
 
 const args = process.argv.slice(2);
 const seconds = Number(args.find((arg) => !arg.startsWith('--')) ?? 8);
 const keep = args.find((arg) => arg.startsWith('--keep='))?.slice('--keep='.length);
+const traced = args.includes('--traced');
 const drainS = Number(
   args.find((arg) => arg.startsWith('--drain='))?.slice('--drain='.length) ?? 10,
 );
@@ -90,8 +95,10 @@ function report(profile) {
 async function main() {
   const home = makeHome();
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wg-profile-'));
+  const sink = traced ? await startOtlpSink() : undefined;
   try {
-    fs.writeFileSync(path.join(home, 'config.yaml'), JSON.stringify(gatewayConfig(), null, 2));
+    const config = gatewayConfig(sink ? { otlpEndpoint: sink.endpoint } : {});
+    fs.writeFileSync(path.join(home, 'config.yaml'), JSON.stringify(config, null, 2));
     const gateway = await spawnListening(
       ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, cliPath, 'gateway', '--home', home],
       /\[webhook\] Listening on (\S+):(\d+)/,
@@ -130,6 +137,7 @@ async function main() {
     report(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')));
   } finally {
     killAll();
+    await sink?.close();
     removeHome(home);
     fs.rmSync(profileDir, { recursive: true, force: true });
   }
