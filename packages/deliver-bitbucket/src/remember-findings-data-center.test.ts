@@ -5,12 +5,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findingMarkersIn } from '@webhook-gateway/core';
 import { capturingLogger } from '@webhook-gateway/core/testing';
-import type { ReceivedRequest } from '@webhook-gateway/target-kit/testing';
+import {
+  FINDINGS,
+  newFileDiff,
+  PUSHES,
+  type ReceivedRequest,
+} from '@webhook-gateway/target-kit/testing';
 import {
   startFakeBitbucketDataCenter,
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
-import { diffOf, findingsReviews } from './test-support/findings-reviews.js';
+import { bitbucketFindingsReviews } from './test-support/findings-reviews.js';
 import { fixture } from './test-support/fixtures.js';
 
 const TOKEN = 'data-center-http-token-0123';
@@ -18,9 +23,7 @@ const OPENED = fixture('bitbucket/pr_opened.json'); // PROJ/repository#1
 const PULL = 'PROJ/repository#1';
 const BOT = 'review-bot';
 
-const KEPT = { path: 'src/a.ts', body: 'b is unused' };
-const FIXED = { path: 'src/a.ts', body: 'c should be a constant' };
-const DISMISSED = { path: 'src/a.ts', body: 'export b too' };
+const { kept: KEPT, fixed: FIXED, dismissed: DISMISSED } = FINDINGS;
 
 let fake: FakeBitbucketDataCenter | undefined;
 afterEach(async () => {
@@ -35,12 +38,12 @@ async function setup(bot?: string, log = capturingLogger().log) {
   const bitbucket = await startFakeBitbucketDataCenter({
     token: TOKEN,
     bot: BOT,
-    pulls: { [PULL]: { diff: diffOf(['const a = 1;', 'const b = 2;', 'let c = 3;']) } },
+    pulls: { [PULL]: { diff: newFileDiff(PUSHES.first.lines) } },
     // Three activities a page: the threads are read page by page.
     pageSize: 3,
   });
   fake = bitbucket;
-  const { journal, review } = findingsReviews({
+  const { journal, review } = bitbucketFindingsReviews({
     payload: OPENED,
     orderKey: 'reviews|PROJ/repository|1',
     settings: {
@@ -81,11 +84,7 @@ async function setup(bot?: string, log = capturingLogger().log) {
 describe('bitbucket_review on Data Center remembers its findings across pushes', () => {
   it('posts each finding once, resolves the fixed one, never raises the dismissed one again', async () => {
     const { bitbucket, journal, review, posted, commentOf } = await setup();
-    const first = await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    const first = await review(PUSHES.first.comments);
     expect(first.findings).toMatchObject({ new: 3, stillOpen: 0, resolved: 0 });
     for (const comment of bitbucket.comments.filter((c) => c.anchor)) {
       // Hidden the Bitbucket way, and still read.
@@ -102,11 +101,8 @@ describe('bitbucket_review on Data Center remembers its findings across pushes',
     bitbucket.reply(commentOf(KEPT.body).id, '/dismiss is how to close it', BOT);
 
     // Push 2: a line added above b (its finding moves to line 3), c fixed.
-    bitbucket.setDiff(PULL, diffOf(['const a = 1;', '// b first', 'const b = 2;', 'const c = 3;']));
-    const second = await review([
-      { ...KEPT, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    bitbucket.setDiff(PULL, newFileDiff(PUSHES.second.lines));
+    const second = await review(PUSHES.second.comments);
     expect(second).toMatchObject({
       onLines: 0,
       findings: { new: 0, stillOpen: 1, resolved: 2, suppressed: 1, resolveErrors: 0 },
@@ -121,46 +117,24 @@ describe('bitbucket_review on Data Center remembers its findings across pushes',
     );
 
     // Push 3: the same again plus a new one: only the new one is posted.
-    const third = await review([
-      { ...KEPT, line: 3 },
-      { ...DISMISSED, line: 1 },
-      { path: 'src/a.ts', line: 2, body: 'say why' },
-    ]);
+    const third = await review(PUSHES.third.comments);
     expect(third.findings).toMatchObject({ new: 1, stillOpen: 1, suppressed: 1 });
-    expect(posted()).toEqual([
-      'src/a.ts:2 b is unused',
-      'src/a.ts:3 c should be a constant',
-      'src/a.ts:1 export b too',
-      'src/a.ts:2 say why',
-    ]);
-    expect((await journal.read()).map((f) => [f.body, f.state])).toEqual([
-      ['b is unused', 'open'],
-      ['c should be a constant', 'fixed'],
-      ['export b too', 'dismissed'],
-      ['say why', 'open'],
-    ]);
+    expect(posted()).toEqual(PUSHES.third.posted);
+    expect((await journal.read()).map((f) => [f.body, f.state])).toEqual(PUSHES.third.journal);
     // Without data_center.bot, X-AUSERNAME was read once per review that had open findings.
     expect(bitbucket.requests.filter(askedWho)).toHaveLength(2);
   });
 
   it('closes a finding whose thread a person resolved or deleted, and trusts no marker a person copied', async () => {
     const { bitbucket, journal, review, commentOf } = await setup(BOT);
-    await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    await review(PUSHES.first.comments);
     bitbucket.resolveAsPerson(commentOf(KEPT.body).id, 'jcitizen');
     // A person copies the second finding's comment, markers and all, on the same line, then
     // deletes the original: the copy is not the gateway's thread, so the finding's thread is gone.
     const original = commentOf(FIXED.body);
     bitbucket.addComment(PULL, original.text, 'jcitizen', original.anchor);
     bitbucket.deleteComment(original.id);
-    const again = await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    const again = await review(PUSHES.first.comments);
     expect(again.findings).toMatchObject({ new: 0, stillOpen: 1, resolved: 2, suppressed: 2 });
     expect((await journal.read()).map((f) => f.state)).toEqual(['resolved', 'dismissed', 'open']);
     // With data_center.bot set, the token's user is not asked.
@@ -176,7 +150,7 @@ describe('bitbucket_review on Data Center remembers its findings across pushes',
     // Push 2 fixes both lines. Someone edits the first comment after the gateway read it: its
     // resolution at the version read is refused (409), read again, and made at the new version.
     // Someone resolves the second one meanwhile: read again, it is left as it is.
-    bitbucket.setDiff(PULL, diffOf(['const a = 1;', 'const b = 3;', 'const c = 3;']));
+    bitbucket.setDiff(PULL, newFileDiff(['const a = 1;', 'const b = 3;', 'const c = 3;']));
     const kept = commentOf(KEPT.body);
     const fixed = commentOf(FIXED.body);
     const put = (id: number) => (r: ReceivedRequest) =>
@@ -200,7 +174,7 @@ describe('bitbucket_review on Data Center remembers its findings across pushes',
   it('still delivers when a thread cannot be resolved, keeping the finding open for the next review', async () => {
     const { bitbucket, journal, review, commentOf } = await setup(BOT);
     await review([{ ...FIXED, line: 3 }]);
-    bitbucket.setDiff(PULL, diffOf(['const a = 1;', 'const b = 2;', 'const c = 3;']));
+    bitbucket.setDiff(PULL, newFileDiff(['const a = 1;', 'const b = 2;', 'const c = 3;']));
     bitbucket.failNext((r) => r.method === 'PUT', {
       status: 403,
       body: { errors: [{ context: null, message: 'no write access', exceptionName: null }] },

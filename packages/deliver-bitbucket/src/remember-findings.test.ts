@@ -2,8 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findingMarkersIn } from '@webhook-gateway/core';
 import { capturingLogger } from '@webhook-gateway/core/testing';
+import { FINDINGS, newFileDiff, PUSHES } from '@webhook-gateway/target-kit/testing';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
-import { diffOf, findingsReviews } from './test-support/findings-reviews.js';
+import { bitbucketFindingsReviews } from './test-support/findings-reviews.js';
 import { fixture } from './test-support/fixtures.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
@@ -11,9 +12,7 @@ const CREATED = fixture('bitbucket/pullrequest_created.json'); // brydzewski/foo
 const PULL = 'brydzewski/foo#1';
 const BOT = { uuid: '{bot-uuid}', account_id: '557058:bot', nickname: 'review-bot' };
 
-const KEPT = { path: 'src/a.ts', body: 'b is unused' };
-const FIXED = { path: 'src/a.ts', body: 'c should be a constant' };
-const DISMISSED = { path: 'src/a.ts', body: 'export b too' };
+const { kept: KEPT, fixed: FIXED, dismissed: DISMISSED } = FINDINGS;
 
 let fake: FakeBitbucket | undefined;
 afterEach(async () => {
@@ -27,11 +26,11 @@ async function setup(bot?: string, log = capturingLogger().log) {
     bot: BOT,
     // The token is a user's: GET /user names it.
     tokenUser: BOT,
-    pulls: { [PULL]: { diff: diffOf(['const a = 1;', 'const b = 2;', 'let c = 3;']) } },
+    pulls: { [PULL]: { diff: newFileDiff(PUSHES.first.lines) } },
     pagelen: 3,
   });
   fake = bitbucket;
-  const { journal, review } = findingsReviews({
+  const { journal, review } = bitbucketFindingsReviews({
     payload: CREATED,
     orderKey: 'reviews|brydzewski/foo|1',
     settings: { base_url: bitbucket.apiBase, token: TOKEN, ...(bot ? { bot } : {}) },
@@ -53,11 +52,7 @@ async function setup(bot?: string, log = capturingLogger().log) {
 describe('bitbucket_review remembers its findings across pushes', () => {
   it('posts each finding once, resolves the fixed one, never raises the dismissed one again', async () => {
     const { bitbucket, journal, review, posted, commentOf } = await setup();
-    const first = await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    const first = await review(PUSHES.first.comments);
     expect(first.findings).toMatchObject({ new: 3, stillOpen: 0, resolved: 0 });
     for (const comment of bitbucket.comments.filter((c) => c.inline)) {
       // Hidden the Bitbucket way, and still read.
@@ -71,11 +66,8 @@ describe('bitbucket_review remembers its findings across pushes', () => {
     bitbucket.reply(answer.id, '/dismiss on purpose', 'jcitizen');
 
     // Push 2: a line added above b (its finding moves to line 3), c fixed.
-    bitbucket.setDiff(PULL, diffOf(['const a = 1;', '// b first', 'const b = 2;', 'const c = 3;']));
-    const second = await review([
-      { ...KEPT, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    bitbucket.setDiff(PULL, newFileDiff(PUSHES.second.lines));
+    const second = await review(PUSHES.second.comments);
     expect(second).toMatchObject({
       onLines: 0,
       findings: { new: 0, stillOpen: 1, resolved: 2, suppressed: 1, resolveErrors: 0 },
@@ -87,35 +79,17 @@ describe('bitbucket_review remembers its findings across pushes', () => {
     );
 
     // Push 3: the same again plus a new one: only the new one is posted.
-    const third = await review([
-      { ...KEPT, line: 3 },
-      { ...DISMISSED, line: 1 },
-      { path: 'src/a.ts', line: 2, body: 'say why' },
-    ]);
+    const third = await review(PUSHES.third.comments);
     expect(third.findings).toMatchObject({ new: 1, stillOpen: 1, suppressed: 1 });
-    expect(posted()).toEqual([
-      'src/a.ts:2 b is unused',
-      'src/a.ts:3 c should be a constant',
-      'src/a.ts:1 export b too',
-      'src/a.ts:2 say why',
-    ]);
-    expect((await journal.read()).map((f) => [f.body, f.state])).toEqual([
-      ['b is unused', 'open'],
-      ['c should be a constant', 'fixed'],
-      ['export b too', 'dismissed'],
-      ['say why', 'open'],
-    ]);
+    expect(posted()).toEqual(PUSHES.third.posted);
+    expect((await journal.read()).map((f) => [f.body, f.state])).toEqual(PUSHES.third.journal);
     // Without platforms.bitbucket.bot, the token's account was asked once per review.
     expect(bitbucket.requests.filter((r) => r.url.endsWith('/2.0/user'))).toHaveLength(2);
   });
 
   it('closes a finding whose thread a person resolved or deleted, and trusts no marker a person copied', async () => {
     const { bitbucket, journal, review, commentOf } = await setup(BOT.nickname);
-    await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    await review(PUSHES.first.comments);
     bitbucket.resolveAsPerson(commentOf(KEPT.body).id, 'jcitizen');
     // A person copies the second finding's comment, markers and all, then deletes the original:
     // the copy is not the gateway's thread, so the finding's thread is gone.
@@ -123,11 +97,7 @@ describe('bitbucket_review remembers its findings across pushes', () => {
     const copy = bitbucket.addComment(PULL, original.raw, 'jcitizen');
     copy.inline = { path: 'src/a.ts', to: 3 };
     original.deleted = true;
-    const again = await review([
-      { ...KEPT, line: 2 },
-      { ...FIXED, line: 3 },
-      { ...DISMISSED, line: 1 },
-    ]);
+    const again = await review(PUSHES.first.comments);
     expect(again.findings).toMatchObject({ new: 0, stillOpen: 1, resolved: 2, suppressed: 2 });
     expect((await journal.read()).map((f) => f.state)).toEqual(['resolved', 'dismissed', 'open']);
     // With platforms.bitbucket.bot set, the account is not asked.
@@ -137,7 +107,7 @@ describe('bitbucket_review remembers its findings across pushes', () => {
   it('still delivers when a thread cannot be resolved, keeping the finding open for the next review', async () => {
     const { bitbucket, journal, review, commentOf } = await setup(BOT.uuid);
     await review([{ ...FIXED, line: 3 }]);
-    bitbucket.setDiff(PULL, diffOf(['const a = 1;', 'const b = 2;', 'const c = 3;']));
+    bitbucket.setDiff(PULL, newFileDiff(['const a = 1;', 'const b = 2;', 'const c = 3;']));
     bitbucket.failNext((r) => r.url.endsWith('/resolve'), {
       status: 403,
       body: { type: 'error', error: { message: 'Forbidden' } },
