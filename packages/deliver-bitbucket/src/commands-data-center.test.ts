@@ -13,20 +13,14 @@ import {
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
 import { addedFileDiff, fixtureBytes } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
+import { startCommandGateway, stoppedAfterTest } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'data-center-token-for-commands';
 const SECRET = 'bitbucket-dc-command-secret';
 const TOKEN_USER = 'review-bot';
 
-let fake: FakeBitbucketDataCenter | undefined;
-let gateway: SignedGateway | undefined;
-afterEach(async () => {
-  await gateway?.stop();
-  await fake?.close();
-  gateway = undefined;
-  fake = undefined;
-});
+const started = stoppedAfterTest();
+afterEach(() => started.stopAll());
 
 async function start(
   options: {
@@ -37,39 +31,40 @@ async function start(
     retries?: { maxAttempts: number; backoffMs: number };
   } = {},
 ) {
-  fake = await startFakeBitbucketDataCenter({
-    token: TOKEN,
-    bot: options.tokenUser ?? TOKEN_USER,
-    pulls: { 'PROJ/repository#1': { diff: addedFileDiff('README.md', 1, 3) } },
-    // `Writer` holds write by a grant of its own; the filter matches names in any case.
-    permissions: { Writer: 'REPO_WRITE', reader: 'REPO_READ', lead: 'REPO_ADMIN' },
-    ...(options.tokenMayListUsers !== undefined
-      ? { tokenMayListUsers: options.tokenMayListUsers }
-      : {}),
-  });
-  gateway = await startSignedGateway({
-    plugins: [bitbucketAuth, plugin],
-    route: {
-      secret: SECRET,
-      events: ['pr:comment:added'],
-      commands: ['/review', '@review-bot'],
-      ...(options.commandPermission ? { command_permission: options.commandPermission } : {}),
-      prompt: 'Asked: {_gateway.command.args}',
-      deliver: 'bitbucket_comment',
-    },
-    platforms: {
-      bitbucket: {
-        data_center: {
-          base_url: fake.serverUrl,
-          token: TOKEN,
-          ...(options.bot ? { bot: options.bot } : {}),
+  const dataCenter = started.keep(
+    await startFakeBitbucketDataCenter({
+      token: TOKEN,
+      bot: options.tokenUser ?? TOKEN_USER,
+      pulls: { 'PROJ/repository#1': { diff: addedFileDiff('README.md', 1, 3) } },
+      // `Writer` holds write by a grant of its own; the filter matches names in any case.
+      permissions: { Writer: 'REPO_WRITE', reader: 'REPO_READ', lead: 'REPO_ADMIN' },
+      ...(options.tokenMayListUsers !== undefined
+        ? { tokenMayListUsers: options.tokenMayListUsers }
+        : {}),
+    }),
+  );
+  const running = started.keep(
+    await startCommandGateway({
+      plugins: [bitbucketAuth, plugin],
+      route: {
+        secret: SECRET,
+        events: ['pr:comment:added'],
+        deliver: 'bitbucket_comment',
+        ...(options.commandPermission ? { command_permission: options.commandPermission } : {}),
+      },
+      platforms: {
+        bitbucket: {
+          data_center: {
+            base_url: dataCenter.serverUrl,
+            token: TOKEN,
+            ...(options.bot ? { bot: options.bot } : {}),
+          },
         },
       },
-    },
-    answer: { summary: 'Looked at it.', lineComments: [] },
-    ...(options.retries ? { retries: options.retries } : {}),
-  });
-  return { dataCenter: fake, running: gateway };
+      ...(options.retries ? { retries: options.retries } : {}),
+    }),
+  );
+  return { dataCenter, running };
 }
 
 /** A new comment by `name` on pull request 1, as Data Center sends `pr:comment:added`. */

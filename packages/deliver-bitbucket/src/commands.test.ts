@@ -10,7 +10,7 @@ import { gatewayMarker, type JsonObject } from '@webhook-gateway/core';
 import plugin from './index.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
+import { startCommandGateway, stoppedAfterTest } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'bitbucket-token-for-commands';
 const SECRET = 'bitbucket-command-secret';
@@ -18,45 +18,40 @@ const WRITER = { uuid: '{w-1}', account_id: '557058:w', nickname: 'writer' };
 const READER = { uuid: '{r-1}', account_id: '557058:r', nickname: 'reader' };
 const TOKEN_USER = { uuid: '{b-1}', account_id: '557058:b', nickname: 'review-bot' };
 
-let fake: FakeBitbucket | undefined;
-let gateway: SignedGateway | undefined;
-afterEach(async () => {
-  await gateway?.stop();
-  await fake?.close();
-  gateway = undefined;
-  fake = undefined;
-});
+const started = stoppedAfterTest();
+afterEach(() => started.stopAll());
 
 async function start(
   options: { tokenIsAdmin?: boolean; tokenUser?: typeof TOKEN_USER; bot?: string } = {},
 ) {
-  fake = await startFakeBitbucket({
-    token: TOKEN,
-    bot: { uuid: '{b-1}', nickname: 'review-bot' },
-    pulls: { 'team/app#1': { diff: addedFileDiff('cache.ts', 1, 3) } },
-    permissions: { [WRITER.uuid]: 'write', [READER.uuid]: 'read' },
-    ...(options.tokenIsAdmin !== undefined ? { tokenIsAdmin: options.tokenIsAdmin } : {}),
-    ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
-  });
-  gateway = await startSignedGateway({
-    plugins: [bitbucketAuth, plugin],
-    route: {
-      secret: SECRET,
-      events: ['pullrequest:comment_created'],
-      commands: ['/review', '@review-bot'],
-      prompt: 'Asked: {_gateway.command.args}',
-      deliver: 'bitbucket_comment',
-    },
-    platforms: {
-      bitbucket: {
-        base_url: fake.apiBase,
-        token: TOKEN,
-        ...(options.bot ? { bot: options.bot } : {}),
+  const bitbucket = started.keep(
+    await startFakeBitbucket({
+      token: TOKEN,
+      bot: { uuid: '{b-1}', nickname: 'review-bot' },
+      pulls: { 'team/app#1': { diff: addedFileDiff('cache.ts', 1, 3) } },
+      permissions: { [WRITER.uuid]: 'write', [READER.uuid]: 'read' },
+      ...(options.tokenIsAdmin !== undefined ? { tokenIsAdmin: options.tokenIsAdmin } : {}),
+      ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
+    }),
+  );
+  const running = started.keep(
+    await startCommandGateway({
+      plugins: [bitbucketAuth, plugin],
+      route: {
+        secret: SECRET,
+        events: ['pullrequest:comment_created'],
+        deliver: 'bitbucket_comment',
       },
-    },
-    answer: { summary: 'Looked at it.', lineComments: [] },
-  });
-  return { bitbucket: fake, running: gateway };
+      platforms: {
+        bitbucket: {
+          base_url: bitbucket.apiBase,
+          token: TOKEN,
+          ...(options.bot ? { bot: options.bot } : {}),
+        },
+      },
+    }),
+  );
+  return { bitbucket, running };
 }
 
 let sent = 0;

@@ -8,44 +8,35 @@ import { gatewayMarker } from '@webhook-gateway/core';
 import plugin from './index.js';
 import { startFakeGitea, type FakeGitea } from './test-support/fake-gitea.js';
 import { addedFileDiff } from './test-support/fixtures.js';
-import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
+import { startCommandGateway, stoppedAfterTest } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'gitea-token-for-commands';
 const SECRET = 'gitea-command-secret';
 const PULL = 'jcitizen/my-repo#1';
 
-let fake: FakeGitea | undefined;
-let gateway: SignedGateway | undefined;
-afterEach(async () => {
-  await gateway?.stop();
-  await fake?.close();
-  gateway = undefined;
-  fake = undefined;
-});
+const started = stoppedAfterTest();
+afterEach(() => started.stopAll());
 
 async function start(options: { tokenIsAdmin?: boolean; bot?: string } = {}) {
-  fake = await startFakeGitea({
-    token: TOKEN,
-    login: 'review-bot',
-    pulls: { [PULL]: { diff: addedFileDiff('LICENSE', 1, 3) } },
-    permissions: { writer: 'write', reader: 'read', owner: 'owner' },
-    ...(options.tokenIsAdmin !== undefined ? { tokenIsAdmin: options.tokenIsAdmin } : {}),
-  });
-  gateway = await startSignedGateway({
-    plugins: [giteaAuth, plugin],
-    route: {
-      secret: SECRET,
-      events: ['issue_comment'],
-      commands: ['/review', '@review-bot'],
-      prompt: 'Asked: {_gateway.command.args}',
-      deliver: 'gitea_comment',
-    },
-    platforms: {
-      gitea: { base_url: fake.url, token: TOKEN, ...(options.bot ? { bot: options.bot } : {}) },
-    },
-    answer: { summary: 'Looked at it.', lineComments: [] },
-  });
-  return { gitea: fake, running: gateway };
+  const gitea = started.keep(
+    await startFakeGitea({
+      token: TOKEN,
+      login: 'review-bot',
+      pulls: { [PULL]: { diff: addedFileDiff('LICENSE', 1, 3) } },
+      permissions: { writer: 'write', reader: 'read', owner: 'owner' },
+      ...(options.tokenIsAdmin !== undefined ? { tokenIsAdmin: options.tokenIsAdmin } : {}),
+    }),
+  );
+  const running = started.keep(
+    await startCommandGateway({
+      plugins: [giteaAuth, plugin],
+      route: { secret: SECRET, events: ['issue_comment'], deliver: 'gitea_comment' },
+      platforms: {
+        gitea: { base_url: gitea.url, token: TOKEN, ...(options.bot ? { bot: options.bot } : {}) },
+      },
+    }),
+  );
+  return { gitea, running };
 }
 
 /** A new comment on pull request 1, as Gitea sends it (`issue_comment`, `is_pull: true`). */
