@@ -13,6 +13,7 @@ import {
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
 import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
+import { expectWaitingLines, ROUTE_MARKER } from './test-support/waiting-lines.js';
 import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-kit/testing';
 
 const TOKEN = 'data-center-http-token-0123';
@@ -158,8 +159,7 @@ describe('Bitbucket Data Center targets through a running gateway', () => {
     expect((await running.finished('first')).status).toBe('delivered');
     const [living] = comments(1);
     const previous = living?.text ?? '';
-    const marker = '[//]: # (<!-- webhook-gateway:reviews -->)\n';
-    expect(previous.startsWith(marker)).toBe(true);
+    expect(previous.startsWith(ROUTE_MARKER)).toBe(true);
 
     expect(await post('held', 2)).toBe(202);
     await waitFor(
@@ -184,35 +184,16 @@ describe('Bitbucket Data Center targets through a running gateway', () => {
     // Pull request 3 (no comment yet) waits 1st, pull request 1 waits 2nd.
     expect(await post('other', 3)).toBe(202);
     expect(await post('second', 1)).toBe(202);
-    // Data Center escapes HTML: the line's marker is a link definition of its own, below it.
-    const below = `\n\n[//]: # (<!-- webhook-gateway:waiting -->)\n\n${previous.slice(marker.length)}`;
-    const line = (text: string) => `${marker}> ${text}${below}`;
-    const queued = line('⏳ Queued, 2nd: a new review starts when the ones ahead finish.');
-    const becomes = (text: string, what: string) =>
-      waitFor(
-        () => (comments(1).length === 1 && comments(1)[0]?.text === text) || undefined,
-        what,
-        {
-          timeoutMs: 20_000,
-          describe: () => JSON.stringify(comments(1)),
-        },
-      );
-    await becomes(queued, 'the queued line');
-    const edits = server.requests
-      .filter((r) => r.url.includes(`/comments/${living?.id}`))
-      .map((r) => r.method);
-    expect(edits).toEqual(['PUT', 'GET', 'PUT']);
-    // Told in order of place: 3 was told first, and has no comment to show it on.
-    expect(comments(3)).toEqual([]);
-    await running.store.pause('reviews', null, Date.now());
-    await becomes(
-      line(
-        '⏸ Paused by operator, queued 2nd: a new review starts once the operator resumes the route.',
-      ),
-      'the paused line',
-    );
-    await running.store.resume('reviews');
-    await becomes(queued, 'the queued line again');
+    const texts = () => comments(1).map((c) => c.text);
+    await expectWaitingLines(running.store, texts, previous, () => {
+      // The queued line's edit was refused once, read again and made.
+      const edits = server.requests
+        .filter((r) => r.url.includes(`/comments/${living?.id}`))
+        .map((r) => r.method);
+      expect(edits).toEqual(['PUT', 'GET', 'PUT']);
+      // Told in order of place: 3 was told first, and has no comment to show it on.
+      expect(comments(3)).toEqual([]);
+    });
 
     slot.open();
     expect((await running.finished('second')).status).toBe('delivered');

@@ -10,6 +10,7 @@ import { startSignedGateway, type SignedGateway } from '@webhook-gateway/target-
 import plugin from './index.js';
 import { startFakeBitbucket, type FakeBitbucket } from './test-support/fake-bitbucket.js';
 import { addedFileDiff, fixture, fixtureBytes } from './test-support/fixtures.js';
+import { expectWaitingLines, ROUTE_MARKER } from './test-support/waiting-lines.js';
 
 const TOKEN = 'bitbucket-access-token-0123';
 const SECRET = 'bitbucket-webhook-secret';
@@ -114,8 +115,7 @@ describe('Bitbucket Cloud targets through a running gateway', () => {
     expect(await post('first', 1)).toBe(202);
     expect((await running.finished('first')).status).toBe('delivered');
     const previous = comments(1)[0]?.raw ?? '';
-    const marker = '[//]: # (<!-- webhook-gateway:reviews -->)\n';
-    expect(previous.startsWith(marker)).toBe(true);
+    expect(previous.startsWith(ROUTE_MARKER)).toBe(true);
 
     expect(await post('held', 2)).toBe(202);
     await waitFor(
@@ -125,27 +125,9 @@ describe('Bitbucket Cloud targets through a running gateway', () => {
     // Pull request 3 (no comment yet) waits 1st, pull request 1 waits 2nd.
     expect(await post('other', 3)).toBe(202);
     expect(await post('second', 1)).toBe(202);
-    // Bitbucket escapes HTML: the line's marker is a link definition of its own, below it.
-    const below = `\n\n[//]: # (<!-- webhook-gateway:waiting -->)\n\n${previous.slice(marker.length)}`;
-    const line = (text: string) => `${marker}> ${text}${below}`;
-    const queued = line('⏳ Queued, 2nd: a new review starts when the ones ahead finish.');
-    const becomes = (raw: string, what: string) =>
-      waitFor(() => (comments(1).length === 1 && comments(1)[0]?.raw === raw) || undefined, what, {
-        timeoutMs: 20_000,
-        describe: () => JSON.stringify(comments(1)),
-      });
-    await becomes(queued, 'the queued line');
+    await expectWaitingLines(running.store, () => comments(1).map((c) => c.raw), previous);
     // Told in order of place: 3 was told first, and has no comment to show it on.
     expect(comments(3)).toEqual([]);
-    await running.store.pause('reviews', null, Date.now());
-    await becomes(
-      line(
-        '⏸ Paused by operator, queued 2nd: a new review starts once the operator resumes the route.',
-      ),
-      'the paused line',
-    );
-    await running.store.resume('reviews');
-    await becomes(queued, 'the queued line again');
 
     slot.open();
     expect((await running.finished('second')).status).toBe('delivered');
