@@ -13,6 +13,7 @@ import { deliverBitbucketReview } from './deliver-bitbucket-review.js';
 import { bitbucketOptionsSchema, bitbucketSettingsSchema } from './index.js';
 import { dataCenterConnection } from './settings.js';
 import {
+  OUT_OF_DATE_EDIT,
   startFakeBitbucketDataCenter,
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
@@ -181,18 +182,7 @@ describe('bitbucket_comment on Bitbucket Data Center', () => {
     await comment(server, { extra, summary: 'First.' });
     const [living] = mine(server);
     // Someone edits it between the listing and the edit: the listing's version is stale.
-    server.failNext((r) => r.method === 'PUT', {
-      status: 409,
-      body: {
-        errors: [
-          {
-            context: null,
-            message: 'You are attempting to modify a comment based on out-of-date information.',
-            exceptionName: 'com.atlassian.bitbucket.comment.CommentOutOfDateException',
-          },
-        ],
-      },
-    });
+    server.failNext((r) => r.method === 'PUT', OUT_OF_DATE_EDIT);
     server.requests.length = 0;
     server.editComment(living!.id, living!.text);
     await comment(server, { extra, summary: 'Second.', deliveryId: 'dc-delivery-2' });

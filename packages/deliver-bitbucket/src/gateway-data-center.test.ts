@@ -9,6 +9,7 @@ import { gate, waitFor } from '@webhook-gateway/core/testing';
 import bitbucketAuth, { signBitbucketBody } from '@webhook-gateway/auth-bitbucket';
 import plugin from './index.js';
 import {
+  OUT_OF_DATE_EDIT,
   startFakeBitbucketDataCenter,
   type FakeBitbucketDataCenter,
 } from './test-support/fake-bitbucket-data-center.js';
@@ -168,18 +169,7 @@ describe('Bitbucket Data Center targets through a running gateway', () => {
     );
     // The line's first edit is refused as out of date: the comment is read again, edited at
     // the version it has now.
-    server.failNext((r) => r.method === 'PUT', {
-      status: 409,
-      body: {
-        errors: [
-          {
-            context: null,
-            message: 'You are attempting to modify a comment based on out-of-date information.',
-            exceptionName: 'com.atlassian.bitbucket.comment.CommentOutOfDateException',
-          },
-        ],
-      },
-    });
+    server.failNext((r) => r.method === 'PUT', OUT_OF_DATE_EDIT);
     server.requests.length = 0;
     // Pull request 3 (no comment yet) waits 1st, pull request 1 waits 2nd.
     expect(await post('other', 3)).toBe(202);

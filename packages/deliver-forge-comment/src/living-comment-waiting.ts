@@ -10,7 +10,7 @@ import { inTurn } from './in-turn.js';
 import { commentMarker, WAITING_MARKER, type LivingCommentApi } from './living-comment.js';
 
 /** A status line the gateway put in, with the blank line after it. */
-const WAITING_LINE = /^> [^\n]*<!-- webhook-gateway:waiting -->\n\n/;
+const WAITING_LINE = new RegExp(`^> [^\\n]*${WAITING_MARKER}\\n\\n`);
 
 /**
  * The status line for `standing`, in the check's words (`queuedTitle`).

@@ -4,12 +4,11 @@
  * "Queued, 1st" and "Queued, 2nd" as pending commit statuses (the `deliveryWaiting` hook), then
  * their own progress and conclusion once they run.
  */
-import type { JsonObject } from '@webhook-gateway/core';
 import { gate, waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { useGhGateway } from './test-support/gh-gateway.js';
-import { fixture } from './test-support/requests.js';
+import { openedPullRequest, postPullRequest } from './test-support/requests.js';
 
 let forge: FakeForgeApi;
 beforeAll(async () => {
@@ -24,32 +23,6 @@ const gh = useGhGateway({
   answer: (request) => `reviewed ${request.delivery.deliveryId}`,
   hold: () => held.opened,
 });
-
-/** The opened pull request `number` of octo/repo, whose head commit is `sha`. */
-function pullRequest(number: number, sha: string): JsonObject {
-  const payload = fixture('forge/pull_request_opened.json');
-  const pr = payload.pull_request as JsonObject;
-  return {
-    ...payload,
-    number,
-    pull_request: { ...pr, number, head: { ...(pr.head as JsonObject), sha } },
-    repository: { ...(payload.repository as JsonObject), full_name: 'octo/repo' },
-  };
-}
-
-async function post(url: string, deliveryId: string, payload: JsonObject): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'X-GitHub-Event': 'pull_request',
-      'X-GitHub-Delivery': deliveryId,
-    },
-    body: JSON.stringify(payload),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 describe('a queued review on the forge', () => {
   it('shows "Queued, 2nd" while it waits, then in progress and its conclusion', async () => {
@@ -69,7 +42,9 @@ describe('a queued review on the forge', () => {
     });
     const shas = ['a', 'b', 'c'].map((letter) => letter.repeat(40));
     for (const [index, sha] of shas.entries()) {
-      expect(await post(url, `queued-${index + 1}`, pullRequest(index + 1, sha))).toBe(202);
+      expect(
+        await postPullRequest(url, `queued-${index + 1}`, openedPullRequest(index + 1, sha)),
+      ).toBe(202);
     }
     const descriptions = (sha: string) =>
       forge.checks

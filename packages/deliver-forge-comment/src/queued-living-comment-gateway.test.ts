@@ -5,13 +5,12 @@
  * operator" while the route is paused, and only the new review once it ran. A pull request
  * without a comment gets none.
  */
-import type { JsonObject } from '@webhook-gateway/core';
 import { gate, waitFor } from '@webhook-gateway/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentMarker } from './living-comment.js';
 import { startFakeForgeApi, type FakeForgeApi } from './test-support/fake-forge-api.js';
 import { useGhGateway } from './test-support/gh-gateway.js';
-import { fixture } from './test-support/requests.js';
+import { openedPullRequest, postPullRequest } from './test-support/requests.js';
 
 let forge: FakeForgeApi;
 beforeAll(async () => {
@@ -28,30 +27,9 @@ const gh = useGhGateway({
   hold: (request) => (request.delivery.deliveryId === 'held-1' ? held.opened : Promise.resolve()),
 });
 
-/** The opened pull request `number` of octo/repo. */
-function pullRequest(number: number): JsonObject {
-  const payload = fixture('forge/pull_request_opened.json');
-  return {
-    ...payload,
-    number,
-    pull_request: { ...(payload.pull_request as JsonObject), number },
-    repository: { ...(payload.repository as JsonObject), full_name: 'octo/repo' },
-  };
-}
-
-async function post(url: string, deliveryId: string, number: number): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'X-GitHub-Event': 'pull_request',
-      'X-GitHub-Delivery': deliveryId,
-    },
-    body: JSON.stringify(pullRequest(number)),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+/** POSTs the opened pull request `number` as delivery `deliveryId`. */
+const post = (url: string, deliveryId: string, number: number) =>
+  postPullRequest(url, deliveryId, openedPullRequest(number));
 
 const marker = commentMarker('review');
 const bodies = (number: number) => forge.comments('octo/repo', number).map((c) => c.body);

@@ -138,6 +138,14 @@ const error = (
   exceptionName: string | null = null,
 ): FakeAnswer => ({ status, body: { errors: [{ context, message, exceptionName }] } });
 
+/** Data Center's refusal of an edit made at an out-of-date version: for `failNext`. */
+export const OUT_OF_DATE_EDIT: FakeAnswer = error(
+  409,
+  'You are attempting to modify a comment based on out-of-date information.',
+  null,
+  'com.atlassian.bitbucket.comment.CommentOutOfDateException',
+);
+
 const notFound = (what: string) => error(404, `${what} does not exist.`);
 
 /**

@@ -31,6 +31,38 @@ export function fixtureBytes(name: string): Buffer {
   return fs.readFileSync(path.join(fixturesDir, name));
 }
 
+/** The opened pull request `number` of octo/repo (the forge's fixture), its head at `sha` if given. */
+export function openedPullRequest(number: number, sha?: string): JsonObject {
+  const payload = fixture('forge/pull_request_opened.json');
+  const pr = payload.pull_request as JsonObject;
+  const head = sha === undefined ? {} : { head: { ...(pr.head as JsonObject), sha } };
+  return {
+    ...payload,
+    number,
+    pull_request: { ...pr, number, ...head },
+    repository: { ...(payload.repository as JsonObject), full_name: 'octo/repo' },
+  };
+}
+
+/** POSTs `payload` to `url` as the forge's unsigned `pull_request` delivery `deliveryId`; its status. */
+export async function postPullRequest(
+  url: string,
+  deliveryId: string,
+  payload: JsonObject,
+): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'X-GitHub-Event': 'pull_request',
+      'X-GitHub-Delivery': deliveryId,
+    },
+    body: JSON.stringify(payload),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 export interface RequestOptions {
   payload: JsonObject;
   target?: string;
